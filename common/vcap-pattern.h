@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Test pattern generator shared by the firmware and the software board.
+ *
+ * Plain C with no libc: the kernel builds this very source.  No floating
+ * point, no allocation, small stack.
+ */
+#ifndef _VCAP_PATTERN_H
+#define _VCAP_PATTERN_H
+
+#include "vcap-types.h"
+#include "vcap-format.h"
+
+#define VCAP_GEN_NONE		((u64)-1)
+
+/* Geometry of one frame in memory. */
+struct vcap_frame_fmt {
+	u32 fourcc;
+	u32 width;
+	u32 height;
+	u32 bytesperline;	/* plane 0; chroma planes derive from it */
+	u32 sizeimage;
+};
+
+struct vcap_gen {
+	struct vcap_frame_fmt fmt;
+	const struct vcap_format_info *fi;
+	u32 pattern;		/* enum vcap_pattern from <vcap/board.h> */
+	u32 flags;		/* VCAP_REQ_HFLIP | VCAP_REQ_VFLIP */
+};
+
+/* 0, or -EINVAL-style negative value if fmt or pattern is invalid. */
+int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
+		  u32 pattern, u32 flags);
+
+/*
+ * Render frame number seq into dst (fmt.sizeimage bytes), stamps included.
+ * prev is the frame number dst already holds from this same generator, or
+ * VCAP_GEN_NONE: with it the generator redraws only what changed.
+ */
+void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev);
+
+#endif /* _VCAP_PATTERN_H */

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * The vcap board's memory interface: the control page at BAR2 offset 0.
+ *
+ * This header is the single definition of the board ABI.  The firmware,
+ * the kernel driver and the tests include it as is; nobody copies a struct.
+ * Every field is little-endian.  Writers and readers are on opposite sides
+ * of a PCI BAR, so the driver treats every value here as untrusted input
+ * and bounds-checks it before use.  docs/board.md describes the protocol.
+ */
+#ifndef _VCAP_BOARD_H
+#define _VCAP_BOARD_H
+
+#include <linux/types.h>
+
+#define VCAP_BOARD_MAGIC		0x50414356u	/* "VCAP" */
+#define VCAP_BOARD_ABI_VERSION		1u
+
+/* The control page occupies the first 16 KiB of BAR2; VRAM follows. */
+#define VCAP_CTRL_SIZE			0x4000u
+
+#define VCAP_NAME_LEN			32
+#define VCAP_MAX_MODES			256
+#define VCAP_MAX_INTERVALS		16
+#define VCAP_MAX_SLOTS			8
+#define VCAP_MIN_SLOTS			3
+
+/* PCI identity: QEMU's ivshmem device; the magic tells a vcap board apart. */
+#define VCAP_PCI_VENDOR_ID		0x1af4
+#define VCAP_PCI_DEVICE_ID		0x1110
+
+/* ivshmem-doorbell MSI-X vectors raised by the firmware. */
+#define VCAP_VEC_FRAME			0	/* a slot was published */
+#define VCAP_VEC_STATUS			1	/* mode or signal changed */
+#define VCAP_NUM_VECTORS		2
+
+/* Vector the driver rings on the firmware's peer after writing a request. */
+#define VCAP_FW_VEC_REQUEST		0
+
+/* info.caps */
+#define VCAP_CAP_DOORBELL		(1u << 0)	/* interrupts available */
+#define VCAP_CAP_HFLIP			(1u << 1)
+#define VCAP_CAP_VFLIP			(1u << 2)
+#define VCAP_CAP_PATTERNS		(1u << 3)	/* request.pattern honoured */
+
+/* Test patterns (request.pattern).  The stamp is drawn on all of them. */
+enum vcap_pattern {
+	VCAP_PATTERN_BARS = 0,		/* colour bars */
+	VCAP_PATTERN_MOVING_BOX,	/* bars with a box moving each frame */
+	VCAP_PATTERN_GRADIENT,
+	VCAP_PATTERN_CHECKERBOARD,
+	VCAP_PATTERN_SOLID_WHITE,
+	VCAP_PATTERN_SOLID_BLACK,
+	VCAP_PATTERN_SOLID_RED,
+	VCAP_PATTERN_SOLID_GREEN,
+	VCAP_PATTERN_SOLID_BLUE,
+	VCAP_PATTERN_NOISE,
+	VCAP_PATTERN_COUNT
+};
+
+/* request.cmd */
+#define VCAP_CMD_STOP			0
+#define VCAP_CMD_START			1
+
+/* request.flags */
+#define VCAP_REQ_HFLIP			(1u << 0)
+#define VCAP_REQ_VFLIP			(1u << 1)
+
+/* status.error: why the request acknowledged last was refused. */
+#define VCAP_ERR_NONE			0
+#define VCAP_ERR_BAD_CMD		1
+#define VCAP_ERR_BAD_FORMAT		2	/* fourcc not offered */
+#define VCAP_ERR_BAD_SIZE		3	/* size not offered for fourcc */
+#define VCAP_ERR_BAD_INTERVAL		4	/* interval not offered */
+#define VCAP_ERR_BAD_STRIDE		5	/* bytesperline too small/large */
+#define VCAP_ERR_NO_SPACE		6	/* ring does not fit VRAM */
+#define VCAP_ERR_BUSY			7
+
+/* status.state */
+#define VCAP_STATE_STOPPED		0
+#define VCAP_STATE_STREAMING		1
+#define VCAP_STATE_NO_SIGNAL		2	/* streaming, but no source */
+
+/* slot.flags */
+#define VCAP_SLOT_ERROR			(1u << 0)	/* contents are bad */
+#define VCAP_SLOT_NO_SIGNAL		(1u << 1)	/* no source; filler */
+
+/*
+ * One mode the firmware can produce: a format at a size, with the set of
+ * frame intervals (bits into info.intervals[]) it sustains at that size.
+ */
+struct vcap_board_mode {
+	__le32 fourcc;			/* V4L2 pixel format */
+	__le32 width;
+	__le32 height;
+	__le32 interval_mask;		/* bit i: info.intervals[i] */
+};
+
+struct vcap_board_interval {
+	__le32 numerator;		/* seconds per frame, as a fraction */
+	__le32 denominator;
+};
+
+/* Written once by the firmware when the board comes up. */
+struct vcap_board_info {
+	__le32 magic;			/* VCAP_BOARD_MAGIC, written last */
+	__le32 abi_version;		/* VCAP_BOARD_ABI_VERSION */
+	__le32 ctrl_size;		/* VCAP_CTRL_SIZE */
+	__le32 caps;			/* VCAP_CAP_* */
+	char name[VCAP_NAME_LEN];	/* NUL-padded */
+	char serial[VCAP_NAME_LEN];	/* NUL-padded */
+	__le64 vram_size;		/* whole BAR2, control page included */
+	__le64 frame_offset;		/* start of the frame area in BAR2 */
+	__le64 frame_size;		/* bytes of frame area */
+	__le32 fw_peer_id;		/* ivshmem peer to ring for requests */
+	__le32 num_modes;		/* valid entries in modes[] */
+	__le32 num_intervals;		/* valid entries in intervals[] */
+	__le32 reserved0;
+	struct vcap_board_interval intervals[VCAP_MAX_INTERVALS];
+	struct vcap_board_mode modes[VCAP_MAX_MODES];
+};
+
+/*
+ * Written by the driver.  The driver fills every field, then increments
+ * seq (with a write barrier between); the firmware acts on a seq it has
+ * not acknowledged yet and copies it to status.ack_seq when done.
+ */
+struct vcap_board_request {
+	__le32 seq;
+	__le32 cmd;			/* VCAP_CMD_* */
+	__le32 fourcc;
+	__le32 width;
+	__le32 height;
+	__le32 bytesperline;		/* 0: the firmware's default */
+	__le32 interval_num;
+	__le32 interval_den;
+	__le32 pattern;			/* enum vcap_pattern */
+	__le32 flags;			/* VCAP_REQ_* */
+	__le32 reserved[6];
+};
+
+/* Written by the firmware. */
+struct vcap_board_status {
+	__le32 ack_seq;			/* last request.seq handled */
+	__le32 error;			/* VCAP_ERR_* for ack_seq */
+	__le32 state;			/* VCAP_STATE_* */
+	__le32 mode_gen;		/* bumped on every change of the mode */
+	/* The active mode; valid while state != STOPPED. */
+	__le32 fourcc;
+	__le32 width;
+	__le32 height;
+	__le32 bytesperline;
+	__le32 sizeimage;
+	__le32 interval_num;
+	__le32 interval_den;
+	__le32 num_slots;		/* VCAP_MIN_SLOTS..VCAP_MAX_SLOTS */
+	__le64 ring_offset;		/* BAR2 offset of slot 0's pixels */
+	__le64 slot_stride;		/* bytes between slots, page multiple */
+	/* Liveness and counters. */
+	__le64 heartbeat;		/* incremented at least every 100 ms */
+	__le64 frames_produced;
+	__le64 frames_overwritten;	/* published, then replaced unread */
+	__le64 frames_late;		/* produced after their deadline */
+	__le32 latest_slot;		/* newest complete slot, or ~0 */
+	__le32 reserved0;
+	__le64 latest_seq;		/* that slot's sequence */
+	__le32 reserved[8];
+};
+
+/*
+ * One frame slot's header.  Publishing follows a sequence lock:
+ *   writer: lock++ (odd), wmb, pixels and fields, wmb, lock++ (even),
+ *           wmb, then status.latest_slot/latest_seq;
+ *   reader: l1 = lock (odd: being written), rmb, read fields and pixels,
+ *           rmb, l2 = lock; the frame is whole only if l1 == l2 and even.
+ */
+struct vcap_board_slot {
+	__le32 lock;
+	__le32 flags;			/* VCAP_SLOT_* */
+	__le64 sequence;		/* frame number, from 0 at start */
+	__le64 timestamp_ns;		/* firmware CLOCK_MONOTONIC */
+	__le32 bytesused;
+	__le32 mode_gen;		/* status.mode_gen it was made in */
+};
+
+struct vcap_board_ctrl {
+	struct vcap_board_info info;
+	struct vcap_board_request request;
+	struct vcap_board_status status;
+	struct vcap_board_slot slots[VCAP_MAX_SLOTS];
+};
+
+/* Byte offsets into BAR2, for readl()-style access. */
+#define VCAP_OFF_INFO(f)	offsetof(struct vcap_board_ctrl, info.f)
+#define VCAP_OFF_REQ(f)		offsetof(struct vcap_board_ctrl, request.f)
+#define VCAP_OFF_STATUS(f)	offsetof(struct vcap_board_ctrl, status.f)
+#define VCAP_OFF_SLOT(i, f)	(offsetof(struct vcap_board_ctrl, slots) + \
+				 (i) * sizeof(struct vcap_board_slot) + \
+				 offsetof(struct vcap_board_slot, f))
+
+#endif /* _VCAP_BOARD_H */

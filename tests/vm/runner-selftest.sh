@@ -1,0 +1,55 @@
+#!/bin/sh
+# Bad input and bad guests for the VM runner: each case must end with a
+# clear message and a non-zero status well inside its limit.
+set -u
+vm=$(dirname "$0")/vcap-vm
+case=$1
+kver=${2:-}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+expect() {	# expect STATUS MESSAGE-REGEX MAX-SECONDS -- runner args
+	want=$1 msg=$2 max=$3
+	shift 4
+	start=$(date +%s)
+	"$vm" "$@" >"$out" 2>&1
+	got=$?
+	took=$(($(date +%s) - start))
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL: exit status $got, want $want"; cat "$out"; exit 1
+	fi
+	if ! grep -Eq "$msg" "$out"; then
+		echo "FAIL: no message matching '$msg'"; cat "$out"; exit 1
+	fi
+	if [ "$took" -gt "$max" ]; then
+		echo "FAIL: took $took s, limit $max s"; exit 1
+	fi
+	echo "ok: $case: status $got in $took s: $(grep -E "$msg" "$out" | head -n 1)"
+}
+
+case $case in
+no-kernel)
+	expect 125 'no such kernel: /boot/vmlinuz-0.0.0-none not found' 5 -- \
+		--kernel 0.0.0-none -- true ;;
+no-qemu)
+	VCAP_QEMU=/nonexistent/qemu-system-x86_64 expect 125 'QEMU not found' 5 -- \
+		--kernel "$kver" -- true ;;
+bad-option)
+	expect 125 "unknown option '--frobnicate'" 5 -- --frobnicate ;;
+no-command)
+	expect 125 'no command given' 5 -- --kernel "$kver" ;;
+status)
+	expect 7 'from the guest' 60 -- --kernel "$kver" --timeout 60 -- \
+		sh -c 'echo from the guest; exit 7' ;;
+panic)
+	expect 125 'the guest kernel panicked' 60 -- --kernel "$kver" --timeout 60 -- \
+		sh -c 'echo c >/proc/sysrq-trigger; sleep 100' ;;
+hang)
+	expect 125 'timeout: the guest was still in its command stage after 25 s' 40 -- \
+		--kernel "$kver" --timeout 25 -- sleep 1000 ;;
+warning)
+	expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" --timeout 60 -- \
+		sh -c 'echo "WARNING: CPU: 0 PID: 1 at selftest" >/dev/kmsg' ;;
+*)
+	echo "unknown case '$case'"; exit 2 ;;
+esac

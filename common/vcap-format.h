@@ -25,13 +25,32 @@
 #define VCAP_MAX_HEIGHT		2160
 #define VCAP_MAX_BYTESPERLINE	(VCAP_MAX_WIDTH * 4 * 2)
 
+#define VCAP_PLANAR_NONE	0
+#define VCAP_PLANAR_NV		1
+#define VCAP_PLANAR_YUV		2
+
+/* Byte order of one pixel in packed formats (struct vcap_format_info.order). */
+enum vcap_pixel_order {
+	VCAP_ORDER_YUYV,
+	VCAP_ORDER_UYVY,
+	VCAP_ORDER_Y,		/* luma only, or luma plane of a 4:2:0 format */
+	VCAP_ORDER_RGB,		/* R G B */
+	VCAP_ORDER_BGR,		/* B G R */
+	VCAP_ORDER_XRGB,	/* X R G B */
+	VCAP_ORDER_BGRX,	/* B G R X */
+};
+
 struct vcap_format_info {
 	u32 fourcc;
 	const char *name;
 	u8 bpp;			/* bytes per pixel in plane 0 (YUYV: 2) */
-	u8 planar;		/* 4:2:0 chroma planes follow the luma plane */
+	u8 planar;		/* 4:2:0 chroma planes follow the luma plane:
+				 * VCAP_PLANAR_NV (one CbCr plane, NV12) or
+				 * VCAP_PLANAR_YUV (Cb then Cr plane, YU12) */
 	u8 hsub;		/* horizontal alignment of the width */
 	u8 vsub;		/* vertical alignment of the height */
+	u8 order;		/* enum vcap_pixel_order */
+	u8 is_rgb;
 };
 
 /* Table lookup; NULL for a format the board does not produce. */

@@ -1,14 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-/* Fixed-width types for code built both in the kernel and in user space. */
+/* Fixed-width types and helpers for code built in the kernel and user space. */
 #ifndef _VCAP_TYPES_H
 #define _VCAP_TYPES_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/string.h>
+#include <linux/math64.h>
+#include <asm/byteorder.h>
+
+#define vcap_memset(d, c, n)	memset(d, c, n)
+#define vcap_memcpy(d, s, n)	memcpy(d, s, n)
+
+static inline u64 vcap_div_u64(u64 n, u32 d)
+{
+	return div_u64(n, d);
+}
 #else
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <endian.h>
+#include <linux/types.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -16,6 +29,27 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+
+#ifndef __force
+#define __force
 #endif
+
+#define cpu_to_le32(x)	((__force __le32)htole32(x))
+#define cpu_to_le64(x)	((__force __le64)htole64(x))
+#define le32_to_cpu(x)	le32toh((__force u32)(x))
+#define le64_to_cpu(x)	le64toh((__force u64)(x))
+
+#define vcap_memset(d, c, n)	__builtin_memset(d, c, n)
+#define vcap_memcpy(d, s, n)	__builtin_memcpy(d, s, n)
+
+static inline u64 vcap_div_u64(u64 n, u32 d)
+{
+	return n / d;
+}
+#endif
+
+#define VCAP_PAGE_SIZE		4096u
+#define VCAP_ALIGN_PAGE(x)	(((u64)(x) + VCAP_PAGE_SIZE - 1) & \
+				 ~(u64)(VCAP_PAGE_SIZE - 1))
 
 #endif /* _VCAP_TYPES_H */

@@ -75,6 +75,7 @@ enum vcap_pattern {
 #define VCAP_ERR_BAD_STRIDE		5	/* bytesperline too small/large */
 #define VCAP_ERR_NO_SPACE		6	/* ring does not fit VRAM */
 #define VCAP_ERR_BUSY			7
+#define VCAP_ERR_BAD_PATTERN		8	/* pattern not in enum */
 
 /* status.state */
 #define VCAP_STATE_STOPPED		0

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libvcap: capture from any V4L2 capture device or from a vcap board's
+ * VRAM node, with zero-copy frame views, statistics and file writers.
+ *
+ * Conventions
+ * - Functions that return int give 0 on success and -1 on failure; those
+ *   that return a pointer give NULL on failure.  On failure the calling
+ *   thread's last error holds one line naming the device, the operation
+ *   (usually the ioctl) and the errno text: vcap_last_error().
+ *   Nothing in the library aborts or exits.
+ * - Functions that wait (vcap_source_next(), vcap_v4l2_dequeue(),
+ *   vcap_vram_wait()) return VCAP_TIMEOUT (1) when the timeout passes with
+ *   no frame; a negative timeout waits forever.
+ * - Every object has an open/start/stop/close (or new/destroy) lifecycle;
+ *   objects are not thread safe, use one per thread or lock around it.
+ * - Times are CLOCK_MONOTONIC nanoseconds.
+ */
+#ifndef LIBVCAP_H
+#define LIBVCAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VCAP_TIMEOUT		1
+
+/* Errors */
+
+/* The calling thread's last error message ("" if none), never NULL. */
+const char *vcap_last_error(void);
+/* The errno behind the last error (0 if it had none). */
+int vcap_last_errno(void);
+void vcap_clear_error(void);
+
+/* Pixel formats */
+
+#define VCAP_FOURCC_STR_LEN	5
+
+/* Layout families libvcap knows how to walk. */
+enum vcap_layout {
+	VCAP_LAYOUT_UNKNOWN = 0,	/* bytes only: raw writer and views */
+	VCAP_LAYOUT_PACKED_YUV422,	/* YUYV, UYVY, YVYU, VYUY */
+	VCAP_LAYOUT_SEMI_PLANAR_420,	/* NV12, NV21 */
+	VCAP_LAYOUT_PLANAR_420,		/* YU12 (I420), YV12 */
+	VCAP_LAYOUT_PLANAR_422,		/* 422P */
+	VCAP_LAYOUT_RGB,		/* 3 or 4 bytes per pixel */
+	VCAP_LAYOUT_GREY,
+};
+
+struct vcap_pixfmt {
+	uint32_t fourcc;		/* V4L2_PIX_FMT_* value */
+	const char *name;		/* "YUYV", "NV12", "RGB24", ... */
+	enum vcap_layout layout;
+	uint8_t bpp;			/* bytes per pixel of plane 0 */
+	/*
+	 * Packed YUV: byte offsets of Y0, U, Y1, V in a 4-byte group.
+	 * RGB: byte offsets of R, G, B in a pixel (3 is unused).
+	 * Chroma planes: 0 if U comes first, 1 if V does (YV12, NV21).
+	 */
+	uint8_t order[4];
+	const char *y4m_tag;		/* Y4M C-tag written, NULL: none */
+	bool stamped;			/* the board's stamps can be decoded */
+};
+
+/* Table lookups; NULL for a format libvcap does not know. */
+const struct vcap_pixfmt *vcap_pixfmt_find(uint32_t fourcc);
+const struct vcap_pixfmt *vcap_pixfmt_by_name(const char *name);
+const struct vcap_pixfmt *vcap_pixfmt_by_index(unsigned int index);
+unsigned int vcap_pixfmt_count(void);
+
+/* "YUYV" etc.; buf gets a printable NUL-terminated fourcc. */
+const char *vcap_fourcc_str(uint32_t fourcc, char buf[VCAP_FOURCC_STR_LEN]);
+/* A four-character code or a table name ("RGB24"); 0 if neither. */
+uint32_t vcap_fourcc_parse(const char *s);
+
+/* Modes and frames */
+
+/* A capture mode.  Zero fields in a request mean "keep the current". */
+struct vcap_mode {
+	uint32_t fourcc;
+	uint32_t width;
+	uint32_t height;
+	uint32_t bytesperline;		/* plane 0 */
+	uint32_t sizeimage;
+	uint32_t interval_num;		/* seconds per frame, as a fraction */
+	uint32_t interval_den;
+};
+
+/*
+ * Smallest image size for mode (bytesperline 0: the tightest), 0 if the
+ * format is unknown or the geometry absurd.
+ */
+size_t vcap_mode_frame_size(const struct vcap_mode *mode);
+/* "YUYV 640x480 @ 30/1 fps" style text into buf. */
+const char *vcap_mode_str(const struct vcap_mode *mode, char *buf,
+			  size_t size);
+
+/* vcap_frame.flags */
+#define VCAP_FRAME_ERROR	(1u << 0)	/* driver/board flagged it bad */
+#define VCAP_FRAME_NO_SIGNAL	(1u << 1)	/* filler, no input signal */
+#define VCAP_FRAME_TORN		(1u << 2)	/* VRAM: overwritten mid-read */
+#define VCAP_FRAME_TS_MONOTONIC	(1u << 3)	/* timestamp_ns is comparable
+						 * to CLOCK_MONOTONIC */
+
+/*
+ * A view of one captured frame.  data points into the driver's buffer or
+ * the VRAM mapping: no copy was made.  The view is valid until the frame
+ * is released; a VRAM view may additionally be overwritten by the board,
+ * which vcap_source_frame_valid() detects after use.
+ */
+struct vcap_frame {
+	const void *data;
+	size_t bytesused;
+	size_t length;			/* size of the buffer behind data */
+	uint64_t sequence;		/* driver/board frame number */
+	uint64_t timestamp_ns;		/* capture time, see flags */
+	uint64_t dequeue_ns;		/* when libvcap got it */
+	uint32_t flags;			/* VCAP_FRAME_* */
+	uint32_t index;			/* V4L2 buffer index or VRAM slot */
+	int dmabuf_fd;			/* exported dma-buf, or -1 */
+	struct vcap_mode mode;		/* geometry of data */
+	uint64_t priv;			/* the source's bookkeeping */
+};
+
+/* Device listing */
+
+enum vcap_device_kind {
+	VCAP_DEVICE_V4L2_CAPTURE,	/* single-planar video capture */
+	VCAP_DEVICE_V4L2_OTHER,		/* a V4L2 node libvcap cannot read */
+	VCAP_DEVICE_VRAM,		/* /dev/vcapN */
+};
+
+struct vcap_device_info {
+	char path[64];
+	enum vcap_device_kind kind;
+	char driver[32];		/* "vivid", "uvcvideo", "vcap", ... */
+	char card[64];			/* card name, or the board's name */
+	char bus[64];			/* bus info, or the board's serial */
+	uint32_t caps;			/* V4L2 device_caps; 0 for VRAM */
+};
+
+/*
+ * Every /dev/video* and /dev/vcap* node that opens, sorted by path.
+ * Free the array with free().  *count may be 0.
+ */
+int vcap_device_list(struct vcap_device_info **list, size_t *count);
+
+/* V4L2 capture devices */
+
+struct vcap_v4l2;
+
+struct vcap_v4l2_caps {
+	char driver[16];
+	char card[32];
+	char bus_info[32];
+	uint32_t version;
+	uint32_t device_caps;		/* V4L2_CAP_* of this node */
+	bool capture;			/* single-planar video capture */
+	bool capture_mplane;
+	bool streaming;
+	bool readwrite;
+};
+
+struct vcap_v4l2_fmtdesc {
+	uint32_t fourcc;
+	uint32_t flags;			/* V4L2_FMT_FLAG_* */
+	char description[32];
+};
+
+/* A frame size: discrete (min == max, step 0) or a stepwise range. */
+struct vcap_v4l2_size {
+	uint32_t min_width, max_width, step_width;
+	uint32_t min_height, max_height, step_height;
+};
+
+/* A frame interval: discrete (min == max) or a range with a step. */
+struct vcap_v4l2_interval {
+	uint32_t min_num, min_den;
+	uint32_t max_num, max_den;
+	uint32_t step_num, step_den;
+};
+
+/*
+ * Open a capture node.  Fails with a clear error (ENOTTY for a node that
+ * is not a single-planar video capture device; EOPNOTSUPP for a
+ * multiplanar-only one) before anything else happens.
+ */
+struct vcap_v4l2 *vcap_v4l2_open(const char *path);
+void vcap_v4l2_close(struct vcap_v4l2 *dev);
+/* For poll(): readable (POLLIN) when a buffer can be dequeued. */
+int vcap_v4l2_fd(const struct vcap_v4l2 *dev);
+const char *vcap_v4l2_path(const struct vcap_v4l2 *dev);
+int vcap_v4l2_caps(struct vcap_v4l2 *dev, struct vcap_v4l2_caps *caps);
+
+/*
+ * Enumeration: 0 and *out filled, VCAP_END (2) past the last index, -1 on
+ * error.
+ */
+#define VCAP_END		2
+int vcap_v4l2_enum_format(struct vcap_v4l2 *dev, unsigned int index,
+			  struct vcap_v4l2_fmtdesc *out);
+int vcap_v4l2_enum_size(struct vcap_v4l2 *dev, uint32_t fourcc,
+			unsigned int index, struct vcap_v4l2_size *out);
+int vcap_v4l2_enum_interval(struct vcap_v4l2 *dev, uint32_t fourcc,
+			    uint32_t width, uint32_t height,
+			    unsigned int index, struct vcap_v4l2_interval *out);
+
+int vcap_v4l2_get_mode(struct vcap_v4l2 *dev, struct vcap_mode *mode);
+/*
+ * S_FMT and S_PARM; zero fields of want keep the current value.  *got
+ * (may be NULL) receives what the driver chose.  Fails with EINVAL if
+ * the driver substituted another pixel format.
+ */
+int vcap_v4l2_set_mode(struct vcap_v4l2 *dev, const struct vcap_mode *want,
+		       struct vcap_mode *got);
+
+/*
+ * REQBUFS(MMAP), mmap every buffer, queue them all and STREAMON.
+ * num_buffers 0 picks 4.  With export_dmabuf each buffer is also exported
+ * with VIDIOC_EXPBUF (frames then carry dmabuf_fd); a driver without
+ * EXPBUF is not an error, dmabuf_fd stays -1.
+ */
+int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
+		    bool export_dmabuf);
+/* DQBUF after waiting up to timeout_ms: 0, VCAP_TIMEOUT or -1. */
+int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
+		      int timeout_ms);
+/* QBUF the frame's buffer again; the view must not be used after. */
+int vcap_v4l2_release(struct vcap_v4l2 *dev, struct vcap_frame *frame);
+/* STREAMOFF, unmap, REQBUFS(0).  Safe to call when not streaming. */
+int vcap_v4l2_stop(struct vcap_v4l2 *dev);
+/* EXPBUF of buffer index while streaming: a new dma-buf fd, or -1. */
+int vcap_v4l2_export(struct vcap_v4l2 *dev, unsigned int index);
+
+/* The VRAM node /dev/vcapN */
+
+struct vcap_vram;
+
+struct vcap_vram_info {
+	char name[32];
+	char serial[32];
+	uint32_t abi_version;
+	uint32_t board_abi_version;
+	bool soft_board;
+	bool irq;
+	bool streaming;			/* mode below is valid */
+	struct vcap_mode mode;
+	uint32_t num_slots;
+	uint64_t map_size;
+	uint64_t ring_offset;
+	uint64_t slot_stride;
+	/* Board counters, from the control page. */
+	uint64_t frames_produced;
+	uint64_t frames_overwritten;
+	uint64_t frames_late;
+	uint64_t heartbeat;
+};
+
+/* Open the node and map it read-only; VCAP_IOC_QUERY is checked. */
+struct vcap_vram *vcap_vram_open(const char *path);
+void vcap_vram_close(struct vcap_vram *vram);
+/* For poll(): readable when the board published a frame. */
+int vcap_vram_fd(const struct vcap_vram *vram);
+const char *vcap_vram_path(const struct vcap_vram *vram);
+/* VCAP_IOC_QUERY plus the board's counters. */
+int vcap_vram_query(struct vcap_vram *vram, struct vcap_vram_info *info);
+/*
+ * Wait (VCAP_IOC_WAIT_FRAME) for a frame newer than the last one returned,
+ * then take a view of its slot under the slot's sequence lock: 0 with a
+ * view, VCAP_TIMEOUT, or -1.  A slot caught mid-write is retried a few
+ * times before it is returned with VCAP_FRAME_TORN.
+ */
+int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
+		   int timeout_ms);
+/*
+ * After using frame->data: true only if the board did not touch the slot
+ * since the view was taken, i.e. what was read is one whole frame.
+ */
+bool vcap_vram_frame_valid(struct vcap_vram *vram,
+			   const struct vcap_frame *frame);
+/*
+ * Copy the frame out (at most size bytes) and check the sequence lock
+ * after: 0 with a whole frame in dst, -1 with EAGAIN if it was torn.
+ */
+int vcap_vram_copy(struct vcap_vram *vram, const struct vcap_frame *frame,
+		   void *dst, size_t size);
+
+/* Sources: one interface over V4L2 and VRAM */
+
+struct vcap_source;
+
+struct vcap_source_config {
+	struct vcap_mode mode;		/* V4L2: requested mode, 0 = keep */
+	unsigned int num_buffers;	/* V4L2: 0 picks 4 */
+	bool export_dmabuf;		/* V4L2: export buffers as dma-bufs */
+};
+
+/*
+ * What a source implements.  Each returns as the public call of the same
+ * name documents; open fills src->priv and src->mode.
+ */
+struct vcap_source_ops {
+	const char *name;		/* "v4l2", "vram", ... */
+	int (*open)(struct vcap_source *src, const char *path,
+		    const struct vcap_source_config *cfg);
+	int (*start)(struct vcap_source *src);
+	int (*next)(struct vcap_source *src, struct vcap_frame *frame,
+		    int timeout_ms);
+	/* NULL: views never go stale while held. */
+	bool (*frame_valid)(struct vcap_source *src,
+			    const struct vcap_frame *frame);
+	int (*release)(struct vcap_source *src, struct vcap_frame *frame);
+	int (*stop)(struct vcap_source *src);
+	void (*close)(struct vcap_source *src);
+	int (*fd)(struct vcap_source *src);	/* for poll(); NULL: none */
+};
+
+struct vcap_source {
+	const struct vcap_source_ops *ops;
+	void *priv;			/* the implementation's state */
+	char path[256];
+	struct vcap_mode mode;		/* valid after open (VRAM: start) */
+	bool streaming;
+};
+
+extern const struct vcap_source_ops vcap_source_v4l2_ops;
+extern const struct vcap_source_ops vcap_source_vram_ops;
+
+/*
+ * Open path with ops, or, with ops NULL, pick by path: /dev/vcapN (or a
+ * node answering VCAP_IOC_QUERY) is VRAM, anything else V4L2.
+ */
+struct vcap_source *vcap_source_open(const struct vcap_source_ops *ops,
+				     const char *path,
+				     const struct vcap_source_config *cfg);
+int vcap_source_start(struct vcap_source *src);
+/* Next frame view: 0, VCAP_TIMEOUT or -1. */
+int vcap_source_next(struct vcap_source *src, struct vcap_frame *frame,
+		     int timeout_ms);
+bool vcap_source_frame_valid(struct vcap_source *src,
+			     const struct vcap_frame *frame);
+int vcap_source_release(struct vcap_source *src, struct vcap_frame *frame);
+int vcap_source_stop(struct vcap_source *src);
+/* Stops if needed and frees src. */
+void vcap_source_close(struct vcap_source *src);
+/* A pollable fd, or -1. */
+int vcap_source_fd(struct vcap_source *src);
+const char *vcap_source_kind(const struct vcap_source *src);
+
+/* Statistics */
+
+struct vcap_stats;
+
+struct vcap_stats_summary {
+	uint64_t frames;		/* frames counted */
+	uint64_t drops;			/* missing from sequence gaps */
+	uint64_t reorders;		/* sequence went backwards/repeated */
+	uint64_t errors;		/* frames flagged error or torn */
+	uint64_t wall_ns;		/* start to stop (or now) */
+	double fps;			/* frames over wall time */
+	double fps_window;		/* over the recent window */
+	/* Latency, timestamp to dequeue, in ns; valid if latency_samples. */
+	uint64_t latency_samples;
+	uint64_t latency_p50;
+	uint64_t latency_p95;
+	uint64_t latency_p99;
+	uint64_t latency_max;
+	/* Process CPU time (getrusage) over the run, per frame. */
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	uint64_t cpu_ns_per_frame;
+};
+
+/* window_ns: span of the recent-fps window (0 picks one second). */
+struct vcap_stats *vcap_stats_new(uint64_t window_ns);
+void vcap_stats_destroy(struct vcap_stats *st);
+/* Start the wall and CPU clocks; resets the counters. */
+void vcap_stats_start(struct vcap_stats *st);
+/*
+ * Count one frame: sequence, its capture time (0: unknown, no latency
+ * sample) and when it was dequeued, both CLOCK_MONOTONIC ns; flags are
+ * VCAP_FRAME_*.
+ */
+void vcap_stats_add(struct vcap_stats *st, uint64_t sequence,
+		    uint64_t timestamp_ns, uint64_t dequeue_ns,
+		    uint32_t flags);
+/* Count a frame from its view. */
+void vcap_stats_frame(struct vcap_stats *st, const struct vcap_frame *frame);
+/* Freeze the wall and CPU clocks. */
+void vcap_stats_stop(struct vcap_stats *st);
+void vcap_stats_get(const struct vcap_stats *st,
+		    struct vcap_stats_summary *out);
+
+/* Percentile p (0..100) of n values, nearest rank; sorts v in place. */
+uint64_t vcap_percentile(uint64_t *v, size_t n, double p);
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t vcap_now_ns(void);
+
+/* Frame writers */
+
+enum vcap_writer_kind {
+	VCAP_WRITER_RAW,		/* frames back to back, as captured */
+	VCAP_WRITER_Y4M,		/* YUV4MPEG2, planar; see vcap_pixfmt */
+};
+
+struct vcap_writer;
+
+/*
+ * Create path ("-" is stdout) for frames of mode.  Y4M refuses a format
+ * without a y4m_tag (EINVAL, naming the format).
+ */
+struct vcap_writer *vcap_writer_open(enum vcap_writer_kind kind,
+				     const char *path,
+				     const struct vcap_mode *mode);
+/*
+ * Append one frame of len bytes (at least the mode's frame size for Y4M).
+ * A frame is written whole or, on a short write (ENOSPC, EPIPE), the file
+ * is cut back to the last whole frame where possible and -1 returned.
+ */
+int vcap_writer_write(struct vcap_writer *w, const void *data, size_t len);
+uint64_t vcap_writer_frames(const struct vcap_writer *w);
+/* Flush and close; -1 if anything failed to reach the file. */
+int vcap_writer_close(struct vcap_writer *w);
+
+/* Y4M reading, for checking files (and tests). */
+struct vcap_y4m_reader;
+
+struct vcap_y4m_header {
+	uint32_t width;
+	uint32_t height;
+	uint32_t fps_num;
+	uint32_t fps_den;
+	char colorspace[16];		/* C-tag value, "420jpeg" if absent */
+	size_t frame_size;		/* bytes of one frame's planes */
+};
+
+struct vcap_y4m_reader *vcap_y4m_open(FILE *f,
+				      struct vcap_y4m_header *header);
+/* Next frame into buf (header.frame_size): 0, VCAP_END, or -1. */
+int vcap_y4m_read(struct vcap_y4m_reader *r, void *buf);
+void vcap_y4m_close(struct vcap_y4m_reader *r);
+
+/* Conversion and snapshots */
+
+/*
+ * Convert one frame to packed RGB24 (dst: width * height * 3 bytes),
+ * BT.601 limited range for YUV.  -1 with EINVAL for an unsupported format.
+ */
+int vcap_convert_rgb24(const struct vcap_mode *mode, const void *src,
+		       size_t len, uint8_t *dst);
+/* Write one frame as an RGB PNG file. */
+int vcap_png_write(const char *path, const struct vcap_mode *mode,
+		   const void *data, size_t len);
+
+/* Verification: order, drops and tearing */
+
+#define VCAP_VERIFY_STAMPS	(1u << 0)	/* decode the board's stamps */
+
+enum vcap_verify_status {
+	VCAP_VERIFY_OK = 0,
+	VCAP_VERIFY_DROP,		/* sequence or stamp skipped ahead */
+	VCAP_VERIFY_REORDER,		/* went backwards or repeated */
+	VCAP_VERIFY_TORN,		/* stamps disagree, or VRAM torn */
+	VCAP_VERIFY_BAD_STAMP,		/* no/corrupt stamp, bad checksum */
+	VCAP_VERIFY_FLAGGED,		/* driver flagged error/no signal */
+	VCAP_VERIFY_SHORT,		/* fewer bytes than the mode needs */
+};
+
+struct vcap_verify {
+	uint32_t flags;			/* VCAP_VERIFY_* */
+	uint64_t frames;		/* frames checked so far */
+	bool have_prev;
+	uint64_t prev_sequence;
+	uint64_t prev_stamp;
+	/* The first failure, kept once set. */
+	enum vcap_verify_status status;
+	uint64_t bad_frame;		/* index (from 0) of the first bad */
+	char message[160];
+};
+
+void vcap_verify_init(struct vcap_verify *v, uint32_t flags);
+/*
+ * Check the next frame; returns its status.  The first failure is kept in
+ * v->status/bad_frame/message, naming the frame, its sequence and why.
+ */
+enum vcap_verify_status vcap_verify_frame(struct vcap_verify *v,
+					  const struct vcap_frame *frame);
+const char *vcap_verify_status_str(enum vcap_verify_status s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBVCAP_H */

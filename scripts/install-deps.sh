@@ -6,8 +6,9 @@
 set -eu
 
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
+CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=3
+DEPS_VERSION=4
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -17,6 +18,7 @@ die() { log "error: $*"; exit 1; }
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$DEPS_VERSION" ] &&
    [ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] &&
+   [ -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] &&
    ls /lib/modules/6.1*/build /lib/modules/6.12*/build >/dev/null 2>&1; then
 	log "all dependencies present"
 	exit 0
@@ -81,6 +83,20 @@ if [ ! -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ]; then
 	done
 	[ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] ||
 		die "v4l2-compliance 1.30 missing after unpack"
+fi
+
+# checkpatch.pl ships only inside the kernel source tarball.
+if [ ! -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ]; then
+	log "extracting checkpatch.pl from linux-source-6.1"
+	$APT install --no-install-recommends linux-source-6.1 >/dev/null
+	tarball=$(ls /usr/src/linux-source-6.1*.tar.xz | head -n 1)
+	[ -f "$tarball" ] || die "linux-source-6.1 tarball not found in /usr/src"
+	top=$(basename "$tarball" .tar.xz)
+	mkdir -p "$CHECKPATCH_DIR"
+	tar -xJf "$tarball" -C "$CHECKPATCH_DIR" --strip-components=1 \
+		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+		"$top/scripts/const_structs.checkpatch" "$top/.clang-format"
+	[ -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] || die "checkpatch.pl not extracted"
 fi
 
 echo "$DEPS_VERSION" >"$STAMP"

@@ -18,7 +18,7 @@
 
 /* vcap_info.flags */
 #define VCAP_INFO_SOFT_BOARD	(1u << 0)	/* in-kernel software board */
-#define VCAP_INFO_IRQ		(1u << 1)	/* frame interrupts, not polling */
+#define VCAP_INFO_IRQ		(1u << 1)	/* interrupts, not polling */
 #define VCAP_INFO_STREAMING	(1u << 2)	/* a mode is active */
 #define VCAP_INFO_WRITABLE	(1u << 3)	/* this fd may map PROT_WRITE */
 

@@ -29,6 +29,25 @@ struct vcap_gen {
 	u32 flags;		/* VCAP_REQ_HFLIP | VCAP_REQ_VFLIP */
 };
 
+/* A rectangle in memory coordinates (flips applied), x1/y1 exclusive. */
+struct vcap_rect {
+	u32 x0, y0, x1, y1;
+};
+
+/* An 8-bit RGB colour. */
+struct vcap_rgb {
+	u8 r, g, b;
+};
+
+/* The colour bars, left to right before any flip: white to black. */
+#define VCAP_NUM_BARS		8
+extern const struct vcap_rgb vcap_bar_colours[VCAP_NUM_BARS];
+/* The moving box's colour. */
+extern const struct vcap_rgb vcap_box_colour;
+
+/* Where the moving box of frame seq lies. */
+void vcap_gen_box(const struct vcap_gen *g, u64 seq, struct vcap_rect *r);
+
 /* 0, or -EINVAL-style negative value if fmt or pattern is invalid. */
 int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 		  u32 pattern, u32 flags);

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/math64.h>
+#include <linux/errno.h>
 #include <asm/byteorder.h>
 
 #define vcap_memset(d, c, n)	memset(d, c, n)
@@ -16,11 +17,20 @@ static inline u64 vcap_div_u64(u64 n, u32 d)
 {
 	return div_u64(n, d);
 }
+
+static inline u32 vcap_mod_u64(u64 n, u32 d)
+{
+	u32 rem;
+
+	div_u64_rem(n, d, &rem);
+	return rem;
+}
 #else
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <endian.h>
+#include <errno.h>
 #include <linux/types.h>
 
 typedef uint8_t u8;
@@ -39,12 +49,21 @@ typedef int64_t s64;
 #define le32_to_cpu(x)	le32toh((__force u32)(x))
 #define le64_to_cpu(x)	le64toh((__force u64)(x))
 
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
 #define vcap_memset(d, c, n)	__builtin_memset(d, c, n)
 #define vcap_memcpy(d, s, n)	__builtin_memcpy(d, s, n)
 
 static inline u64 vcap_div_u64(u64 n, u32 d)
 {
 	return n / d;
+}
+
+static inline u32 vcap_mod_u64(u64 n, u32 d)
+{
+	return (u32)(n % d);
 }
 #endif
 

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The test pattern generator: draws a pattern in any board format, then the
+ * stamps.  A pattern row is built pixel by pixel once and copied down the
+ * rows where the pattern does not change, so a frame costs about one copy.
+ */
+#include <vcap/board.h>
+#include "vcap-pattern.h"
+#include "vcap-stamp.h"
+
+enum vcap_layer {
+	VCAP_LAYER_BG,		/* the pattern itself */
+	VCAP_LAYER_BOX,		/* the moving box */
+};
+
+const struct vcap_rgb vcap_bar_colours[VCAP_NUM_BARS] = {
+	{ 255, 255, 255 }, { 255, 255, 0 }, { 0, 255, 255 }, { 0, 255, 0 },
+	{ 255, 0, 255 }, { 255, 0, 0 }, { 0, 0, 255 }, { 0, 0, 0 },
+};
+
+const struct vcap_rgb vcap_box_colour = { 255, 128, 0 };
+
+static const struct vcap_rgb vcap_solid[] = {
+	[VCAP_PATTERN_SOLID_WHITE] = { 255, 255, 255 },
+	[VCAP_PATTERN_SOLID_BLACK] = { 0, 0, 0 },
+	[VCAP_PATTERN_SOLID_RED] = { 255, 0, 0 },
+	[VCAP_PATTERN_SOLID_GREEN] = { 0, 255, 0 },
+	[VCAP_PATTERN_SOLID_BLUE] = { 0, 0, 255 },
+};
+
+/* BT.601 limited range, integer only. */
+static u8 vcap_rgb_y(const struct vcap_rgb *c)
+{
+	return (u8)(((66 * c->r + 129 * c->g + 25 * c->b + 128) >> 8) + 16);
+}
+
+static u8 vcap_rgb_u(const struct vcap_rgb *c)
+{
+	return (u8)(((-38 * c->r - 74 * c->g + 112 * c->b + 128) >> 8) + 128);
+}
+
+static u8 vcap_rgb_v(const struct vcap_rgb *c)
+{
+	return (u8)(((112 * c->r - 94 * c->g - 18 * c->b + 128) >> 8) + 128);
+}
+
+static u32 vcap_checker_size(const struct vcap_gen *g)
+{
+	u32 sq = (g->fmt.height / 8) & ~1u;
+
+	return sq < 2 ? 2 : sq;
+}
+
+/* The pattern's colour at memory position (x, y). */
+static void vcap_colour_at(const struct vcap_gen *g, enum vcap_layer layer,
+			   u32 x, u32 y, struct vcap_rgb *c)
+{
+	u32 w = g->fmt.width, h = g->fmt.height;
+	u32 px = (g->flags & VCAP_REQ_HFLIP) ? w - 1 - x : x;
+	u32 py = (g->flags & VCAP_REQ_VFLIP) ? h - 1 - y : y;
+	u32 v, sq;
+
+	if (layer == VCAP_LAYER_BOX) {
+		*c = vcap_box_colour;
+		return;
+	}
+	switch (g->pattern) {
+	case VCAP_PATTERN_GRADIENT:
+		v = px * 255 / (w - 1);
+		c->r = (u8)v;
+		c->g = (u8)v;
+		c->b = (u8)v;
+		break;
+	case VCAP_PATTERN_CHECKERBOARD:
+		sq = vcap_checker_size(g);
+		*c = ((px / sq + py / sq) & 1) ? vcap_bar_colours[7] :
+						 vcap_bar_colours[0];
+		break;
+	case VCAP_PATTERN_SOLID_WHITE:
+	case VCAP_PATTERN_SOLID_BLACK:
+	case VCAP_PATTERN_SOLID_RED:
+	case VCAP_PATTERN_SOLID_GREEN:
+	case VCAP_PATTERN_SOLID_BLUE:
+		*c = vcap_solid[g->pattern];
+		break;
+	default:
+		*c = vcap_bar_colours[px * VCAP_NUM_BARS / w];
+		break;
+	}
+}
+
+/* Rows from y down that repeat row y of the layer (at least 1). */
+static u32 vcap_rows_same(const struct vcap_gen *g, enum vcap_layer layer,
+			  u32 y)
+{
+	u32 h = g->fmt.height, sq, py;
+
+	if (layer == VCAP_LAYER_BG &&
+	    g->pattern == VCAP_PATTERN_CHECKERBOARD) {
+		sq = vcap_checker_size(g);
+		if (g->flags & VCAP_REQ_VFLIP) {
+			py = h - 1 - y;
+			return py % sq + 1;
+		}
+		return sq - y % sq;
+	}
+	return h - y;
+}
+
+static u8 *vcap_row(const struct vcap_gen *g, u8 *frame, u32 y)
+{
+	return frame + (size_t)y * g->fmt.bytesperline;
+}
+
+/* Chroma bytes of row cy in 4:2:0 plane p (1: Cb or CbCr, 2: Cr). */
+static u8 *vcap_chroma_row(const struct vcap_gen *g, u8 *frame, int p,
+			   u32 cy)
+{
+	size_t bpl = g->fmt.bytesperline;
+	size_t luma = bpl * g->fmt.height;
+
+	if (g->fi->planar == VCAP_PLANAR_NV)
+		return frame + luma + cy * bpl;
+	if (p == 1)
+		return frame + luma + cy * (bpl / 2);
+	return frame + luma + luma / 4 + cy * (bpl / 2);
+}
+
+/* Draw row y of a layer between x0 and x1, pixel by pixel. */
+static void vcap_draw_span(const struct vcap_gen *g, u8 *frame,
+			   enum vcap_layer layer, u32 y, u32 x0, u32 x1)
+{
+	u8 *row = vcap_row(g, frame, y);
+	struct vcap_rgb c, c1;
+	u32 x;
+
+	switch (g->fi->order) {
+	case VCAP_ORDER_YUYV:
+	case VCAP_ORDER_UYVY:
+		for (x = x0; x < x1; x += 2) {
+			u8 *p = row + x * 2;
+			u8 y0, y1, u, v;
+
+			vcap_colour_at(g, layer, x, y, &c);
+			vcap_colour_at(g, layer, x + 1, y, &c1);
+			y0 = vcap_rgb_y(&c);
+			y1 = vcap_rgb_y(&c1);
+			u = vcap_rgb_u(&c);
+			v = vcap_rgb_v(&c);
+			if (g->fi->order == VCAP_ORDER_YUYV) {
+				p[0] = y0;
+				p[1] = u;
+				p[2] = y1;
+				p[3] = v;
+			} else {
+				p[0] = u;
+				p[1] = y0;
+				p[2] = v;
+				p[3] = y1;
+			}
+		}
+		break;
+	case VCAP_ORDER_Y:
+		for (x = x0; x < x1; x++) {
+			vcap_colour_at(g, layer, x, y, &c);
+			row[x] = vcap_rgb_y(&c);
+		}
+		if (g->fi->planar == VCAP_PLANAR_NONE || (y & 1))
+			break;
+		for (x = x0 & ~1u; x < x1; x += 2) {
+			vcap_colour_at(g, layer, x, y, &c);
+			if (g->fi->planar == VCAP_PLANAR_NV) {
+				u8 *p = vcap_chroma_row(g, frame, 1, y / 2) + x;
+
+				p[0] = vcap_rgb_u(&c);
+				p[1] = vcap_rgb_v(&c);
+			} else {
+				vcap_chroma_row(g, frame, 1, y / 2)[x / 2] =
+					vcap_rgb_u(&c);
+				vcap_chroma_row(g, frame, 2, y / 2)[x / 2] =
+					vcap_rgb_v(&c);
+			}
+		}
+		break;
+	default:
+		for (x = x0; x < x1; x++) {
+			u8 *p = row + x * g->fi->bpp;
+
+			vcap_colour_at(g, layer, x, y, &c);
+			switch (g->fi->order) {
+			case VCAP_ORDER_RGB:
+				p[0] = c.r;
+				p[1] = c.g;
+				p[2] = c.b;
+				break;
+			case VCAP_ORDER_BGR:
+				p[0] = c.b;
+				p[1] = c.g;
+				p[2] = c.r;
+				break;
+			case VCAP_ORDER_XRGB:
+				p[0] = 0xff;
+				p[1] = c.r;
+				p[2] = c.g;
+				p[3] = c.b;
+				break;
+			default:
+				p[0] = c.b;
+				p[1] = c.g;
+				p[2] = c.r;
+				p[3] = 0xff;
+				break;
+			}
+		}
+		break;
+	}
+}
+
+/* Copy columns x0..x1 of row y to rows y + 1 .. y + n - 1, chroma too. */
+static void vcap_copy_down(const struct vcap_gen *g, u8 *frame, u32 y, u32 n,
+			   u32 x0, u32 x1)
+{
+	size_t off = (size_t)x0 * g->fi->bpp, len = (size_t)(x1 - x0) * g->fi->bpp;
+	const u8 *src = vcap_row(g, frame, y) + off;
+	u32 i, cy;
+
+	for (i = 1; i < n; i++)
+		vcap_memcpy(vcap_row(g, frame, y + i) + off, src, len);
+	if (g->fi->planar == VCAP_PLANAR_NONE)
+		return;
+	/* y and n are even: chroma rows y / 2 .. (y + n) / 2 - 1. */
+	for (cy = y / 2 + 1; cy < (y + n) / 2; cy++) {
+		if (g->fi->planar == VCAP_PLANAR_NV) {
+			vcap_memcpy(vcap_chroma_row(g, frame, 1, cy) + x0,
+				    vcap_chroma_row(g, frame, 1, y / 2) + x0,
+				    x1 - x0);
+			continue;
+		}
+		vcap_memcpy(vcap_chroma_row(g, frame, 1, cy) + x0 / 2,
+			    vcap_chroma_row(g, frame, 1, y / 2) + x0 / 2,
+			    (x1 - x0) / 2);
+		vcap_memcpy(vcap_chroma_row(g, frame, 2, cy) + x0 / 2,
+			    vcap_chroma_row(g, frame, 2, y / 2) + x0 / 2,
+			    (x1 - x0) / 2);
+	}
+}
+
+static void vcap_paint(const struct vcap_gen *g, u8 *frame,
+		       enum vcap_layer layer, const struct vcap_rect *r)
+{
+	u32 y = r->y0, n;
+
+	while (y < r->y1) {
+		n = vcap_rows_same(g, layer, y);
+		if (n > r->y1 - y)
+			n = r->y1 - y;
+		vcap_draw_span(g, frame, layer, y, r->x0, r->x1);
+		vcap_copy_down(g, frame, y, n, r->x0, r->x1);
+		y += n;
+	}
+}
+
+/* Every byte of the image, random, seeded by the frame number. */
+static void vcap_noise(const struct vcap_gen *g, u8 *frame, u64 seq)
+{
+	u64 s = seq * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+	u32 size = g->fmt.sizeimage, i;
+
+	for (i = 0; i + 8 <= size; i += 8) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		vcap_memcpy(frame + i, &s, 8);
+	}
+	for (; i < size; i++)
+		frame[i] = (u8)(s >> (8 * (i & 7)));
+}
+
+/* A triangle wave of t over 0..range. */
+static u32 vcap_bounce(u64 seq, u32 speed, u32 range)
+{
+	u32 t;
+
+	if (!range)
+		return 0;
+	t = vcap_mod_u64(seq, 2 * range);
+	t = (t * speed) % (2 * range);
+	return t > range ? 2 * range - t : t;
+}
+
+void vcap_gen_box(const struct vcap_gen *g, u64 seq, struct vcap_rect *r)
+{
+	u32 w = g->fmt.width, h = g->fmt.height;
+	u32 size = (h / 4) & ~1u;
+	u32 x = vcap_bounce(seq, 8, w - size) & ~1u;
+	u32 y = vcap_bounce(seq, 4, h - size) & ~1u;
+
+	if (g->flags & VCAP_REQ_HFLIP)
+		x = w - size - x;
+	if (g->flags & VCAP_REQ_VFLIP)
+		y = h - size - y;
+	r->x0 = x;
+	r->y0 = y;
+	r->x1 = x + size;
+	r->y1 = y + size;
+}
+
+int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
+		  u32 pattern, u32 flags)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+
+	if (!fi || pattern >= VCAP_PATTERN_COUNT ||
+	    (flags & ~(VCAP_REQ_HFLIP | VCAP_REQ_VFLIP)))
+		return -EINVAL;
+	if (fmt->width < VCAP_MIN_WIDTH || fmt->width > VCAP_MAX_WIDTH ||
+	    fmt->height < VCAP_MIN_HEIGHT || fmt->height > VCAP_MAX_HEIGHT ||
+	    fmt->width % fi->hsub || fmt->height % fi->vsub ||
+	    fmt->height % 2)
+		return -EINVAL;
+	if (fmt->bytesperline < vcap_format_min_bpl(fi, fmt->width) ||
+	    fmt->sizeimage < vcap_format_sizeimage(fi, fmt->bytesperline,
+						   fmt->height) ||
+	    !vcap_format_sizeimage(fi, fmt->bytesperline, fmt->height))
+		return -EINVAL;
+	g->fmt = *fmt;
+	g->fi = fi;
+	g->pattern = pattern;
+	g->flags = flags;
+	return 0;
+}
+
+void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
+{
+	struct vcap_rect all = { 0, 0, g->fmt.width, g->fmt.height };
+	struct vcap_rect box;
+	u8 *frame = dst;
+
+	if (prev == seq)
+		return;
+	if (g->pattern == VCAP_PATTERN_NOISE) {
+		vcap_noise(g, frame, seq);
+	} else if (prev == VCAP_GEN_NONE) {
+		vcap_paint(g, frame, VCAP_LAYER_BG, &all);
+		if (g->pattern == VCAP_PATTERN_MOVING_BOX) {
+			vcap_gen_box(g, seq, &box);
+			vcap_paint(g, frame, VCAP_LAYER_BOX, &box);
+		}
+	} else if (g->pattern == VCAP_PATTERN_MOVING_BOX) {
+		/* Only the box moves: restore where it was, draw it anew. */
+		vcap_gen_box(g, prev, &box);
+		vcap_paint(g, frame, VCAP_LAYER_BG, &box);
+		vcap_gen_box(g, seq, &box);
+		vcap_paint(g, frame, VCAP_LAYER_BOX, &box);
+	}
+	vcap_stamp_write(&g->fmt, frame, seq, vcap_stamp_sum(&g->fmt, frame));
+}

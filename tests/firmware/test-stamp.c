@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Pattern -> stamp -> decode round trips, and the damage the decoder finds. */
+#include <stdlib.h>
+#include <string.h>
+#include <vcap/board.h>
+#include "vtest.h"
+#include "vcap-format.h"
+#include "vcap-pattern.h"
+#include "vcap-stamp.h"
+
+struct size {
+	unsigned int w, h;
+};
+
+static const struct size sizes[] = {
+	{ 160, 120 }, { 320, 240 }, { 642, 362 }, { 1920, 1080 },
+};
+
+/* A frame buffer for fmt, with bytesperline padded by pad bytes. */
+static u8 *frame_alloc(struct vcap_frame_fmt *fmt, u32 fourcc, u32 w, u32 h,
+		       u32 pad)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fourcc);
+
+	fmt->fourcc = fourcc;
+	fmt->width = w;
+	fmt->height = h;
+	fmt->bytesperline = vcap_format_min_bpl(fi, w) + pad;
+	fmt->sizeimage = (u32)vcap_format_sizeimage(fi, fmt->bytesperline, h);
+	return calloc(1, fmt->sizeimage);
+}
+
+/*
+ * Every format, size, flip and pattern: a full render decodes to its
+ * sequence, and an incremental render equals a full one byte for byte.
+ */
+TEST_TIMEOUT(roundtrip_every_format, 300)
+{
+	unsigned int f, s, flags, p, checked = 0;
+
+	for (f = 0; f < vcap_format_count(); f++)
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+	for (flags = 0; flags < 4; flags++)
+	for (p = 0; p < VCAP_PATTERN_COUNT; p++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_stamp st;
+		struct vcap_gen g;
+		u8 *a, *b;
+		u64 seq;
+
+		a = frame_alloc(&fmt, fi->fourcc, sizes[s].w, sizes[s].h,
+				(s & 1) ? 64 : 0);
+		b = calloc(1, fmt.sizeimage);
+		ASSERT_TRUE(a && b);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, p, flags), 0);
+		vcap_gen_render(&g, a, 1000, VCAP_GEN_NONE);
+		for (seq = 1001; seq < 1004; seq++) {
+			vcap_gen_render(&g, a, seq, seq - 1);
+			vcap_gen_render(&g, b, seq, VCAP_GEN_NONE);
+			if (memcmp(a, b, fmt.sizeimage)) {
+				TH_LOG("%s %ux%u flags %u pattern %u seq %llu: incremental render differs",
+				       fi->name, fmt.width, fmt.height, flags,
+				       p, (unsigned long long)seq);
+				ASSERT_TRUE(0);
+			}
+			memset(&st, 0, sizeof(st));
+			ASSERT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, &st),
+				  VCAP_STAMP_OK);
+			ASSERT_EQ(st.seq, seq);
+			checked++;
+		}
+		free(a);
+		free(b);
+	}
+	TH_LOG("%u frames checked", checked);
+	ASSERT_EQ(checked, vcap_format_count() * 4 * 4 * VCAP_PATTERN_COUNT * 3);
+}
+
+TEST(big_sequence_numbers)
+{
+	struct vcap_frame_fmt fmt;
+	struct vcap_stamp st;
+	struct vcap_gen g;
+	u8 *a = frame_alloc(&fmt, VCAP_FMT_NV12, 3840, 2160, 0);
+	u64 seqs[] = { 0, 1, 0xffffffffull, 0x100000000ull,
+		       0xfffffffffffffffeull };
+	unsigned int i;
+
+	ASSERT_TRUE(a);
+	ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_MOVING_BOX, 0), 0);
+	for (i = 0; i < 5; i++) {
+		vcap_gen_render(&g, a, seqs[i], VCAP_GEN_NONE);
+		ASSERT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, &st),
+			  VCAP_STAMP_OK);
+		ASSERT_EQ(st.seq, seqs[i]);
+	}
+	free(a);
+}
+
+/* The top of one frame over the bottom of the next is a torn frame. */
+TEST(torn_frame_detected)
+{
+	unsigned int f;
+
+	for (f = 0; f < vcap_format_count(); f++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_gen g;
+		u8 *a = frame_alloc(&fmt, fi->fourcc, 640, 480, 0);
+		u8 *b = calloc(1, fmt.sizeimage);
+		size_t half = fmt.bytesperline * (fmt.height / 2);
+
+		ASSERT_TRUE(a && b);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_BARS, 0), 0);
+		vcap_gen_render(&g, a, 7, VCAP_GEN_NONE);
+		vcap_gen_render(&g, b, 8, VCAP_GEN_NONE);
+		memcpy(a + half, b + half, fmt.sizeimage - half);
+		EXPECT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, NULL),
+			  VCAP_STAMP_TORN);
+		free(a);
+		free(b);
+	}
+}
+
+/* Stamps from one frame over the box of another: the sum catches it. */
+TEST(stale_content_detected)
+{
+	unsigned int f;
+
+	for (f = 0; f < vcap_format_count(); f++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_gen g;
+		u8 *a = frame_alloc(&fmt, fi->fourcc, 640, 480, 0);
+		u8 *b = calloc(1, fmt.sizeimage);
+		size_t band = fmt.bytesperline * 16;
+
+		ASSERT_TRUE(a && b);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_MOVING_BOX, 0),
+			  0);
+		vcap_gen_render(&g, a, 20, VCAP_GEN_NONE);
+		vcap_gen_render(&g, b, 30, VCAP_GEN_NONE);
+		/* Frame 30's middle under frame 20's stamps. */
+		memcpy(a + band, b + band,
+		       fmt.bytesperline * (fmt.height - 32));
+		if (fi->planar)
+			memcpy(a + fmt.bytesperline * fmt.height,
+			       b + fmt.bytesperline * fmt.height,
+			       fmt.sizeimage - fmt.bytesperline * fmt.height);
+		EXPECT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, NULL),
+			  VCAP_STAMP_BAD_SUM);
+		free(a);
+		free(b);
+	}
+}
+
+/* One cell of the top stamp flipped: its CRC catches it. */
+TEST(corrupt_stamp_detected)
+{
+	unsigned int f, cell;
+
+	for (f = 0; f < vcap_format_count(); f++)
+	for (cell = 8; cell < VCAP_STAMP_CELLS; cell += 9) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_stamp_geom sg;
+		struct vcap_gen g;
+		u8 *a = frame_alloc(&fmt, fi->fourcc, 320, 240, 0);
+		u32 x, y;
+
+		ASSERT_TRUE(a);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_GRADIENT, 0), 0);
+		ASSERT_EQ(vcap_stamp_geom(&fmt, &sg), 0);
+		vcap_gen_render(&g, a, 0x123456789ull, VCAP_GEN_NONE);
+		ASSERT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, NULL),
+			  VCAP_STAMP_OK);
+		/* Invert the whole cell in every row of the band. */
+		for (y = 0; y < sg.band_h; y++)
+			for (x = sg.x0 + cell * sg.cell_w;
+			     x < sg.x0 + (cell + 1) * sg.cell_w; x++) {
+				u8 *row = a + y * fmt.bytesperline;
+				unsigned int i;
+
+				for (i = 0; i < fi->bpp; i++)
+					row[x * fi->bpp + i] ^= 0xff;
+			}
+		EXPECT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, NULL),
+			  VCAP_STAMP_CORRUPT);
+		free(a);
+	}
+}
+
+TEST(missing_and_short)
+{
+	struct vcap_frame_fmt fmt;
+	struct vcap_gen g;
+	u8 *a = frame_alloc(&fmt, VCAP_FMT_YUYV, 640, 480, 0);
+
+	ASSERT_TRUE(a);
+	EXPECT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, NULL),
+		  VCAP_STAMP_MISSING);
+	ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_BARS, 0), 0);
+	vcap_gen_render(&g, a, 3, VCAP_GEN_NONE);
+	EXPECT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage - 1, NULL),
+		  VCAP_STAMP_MISSING);
+	fmt.fourcc = VCAP_FOURCC('M', 'J', 'P', 'G');
+	EXPECT_EQ((int)vcap_stamp_check(&fmt, a, 1u << 30, NULL),
+		  VCAP_STAMP_MISSING);
+	free(a);
+}
+
+TEST(gen_init_refuses_bad_geometry)
+{
+	struct vcap_frame_fmt fmt;
+	struct vcap_gen g;
+	u8 *a = frame_alloc(&fmt, VCAP_FMT_NV12, 640, 480, 0);
+	struct vcap_frame_fmt bad;
+
+	ASSERT_TRUE(a);
+	EXPECT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_COUNT, 0), -EINVAL);
+	EXPECT_EQ(vcap_gen_init(&g, &fmt, 0, 4), -EINVAL);
+	bad = fmt;
+	bad.width = 641;
+	EXPECT_EQ(vcap_gen_init(&g, &bad, 0, 0), -EINVAL);
+	bad = fmt;
+	bad.sizeimage--;
+	EXPECT_EQ(vcap_gen_init(&g, &bad, 0, 0), -EINVAL);
+	bad = fmt;
+	bad.bytesperline = 639;
+	EXPECT_EQ(vcap_gen_init(&g, &bad, 0, 0), -EINVAL);
+	bad = fmt;
+	bad.height = 4000;
+	EXPECT_EQ(vcap_gen_init(&g, &bad, 0, 0), -EINVAL);
+	free(a);
+}
+
+VTEST_MAIN()

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vcap memory ops: vmalloc frame buffers, mapped by a fault handler.
+ *
+ * An MMAP buffer is vmalloc_user() memory with one reference for
+ * videobuf2, one for every VMA that maps it and one for every dma-buf that
+ * exports it; whichever of them goes last frees it.  A mapping therefore
+ * outlives REQBUFS(0), close() of the video node and unbind of the device.
+ *
+ * User mappings are not remapped up front: the fault handler hands the
+ * page at the faulting offset to the core mm, and maps a batch of the
+ * pages that follow it, so a sequential first touch (or MAP_POPULATE)
+ * costs one fault per batch rather than one per page.  V4L2 mappings and
+ * the mappings of exported dma-bufs share that handler.
+ *
+ * USERPTR buffers are the caller's pages, pinned for as long as videobuf2
+ * holds them and mapped into the kernel with vm_map_ram().
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
+#include <linux/iosys-map.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/refcount.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <media/videobuf2-core.h>
+
+#include "compat.h"
+#include "vcap-mem.h"
+
+/*
+ * Pages a fault maps at once, counting the faulting page: 1 maps only the
+ * faulting page.  Read at every fault, so it can be changed at run time.
+ */
+static unsigned int prefault_pages = 16;
+module_param(prefault_pages, uint, 0644);
+MODULE_PARM_DESC(prefault_pages,
+		 "pages mapped per fault on a frame buffer (1 = no pre-faulting, default 16)");
+
+/* Pages looked up per vm_insert_pages() call, on the stack. */
+#define VCAP_MEM_INSERT_BATCH	32
+
+struct vcap_mem_buf {
+	void *vaddr;			/* kernel address of the first byte */
+	unsigned long size;		/* bytes; page aligned for MMAP */
+	/* MMAP: videobuf2, each VMA, each exported dma-buf */
+	refcount_t refcount;
+	/* USERPTR only: the pinned user pages behind vaddr */
+	struct page **pages;
+	unsigned int npages;
+	void *map;			/* vm_map_ram() address of pages[0] */
+	bool dirty;			/* capture: the device writes the pages */
+};
+
+static void vcap_mem_buf_put(struct vcap_mem_buf *buf)
+{
+	if (!refcount_dec_and_test(&buf->refcount))
+		return;
+	vfree(buf->vaddr);
+	kfree(buf);
+}
+
+static struct page *vcap_mem_page(struct vcap_mem_buf *buf, pgoff_t pgoff)
+{
+	return vmalloc_to_page(buf->vaddr + (pgoff << PAGE_SHIFT));
+}
+
+/* Memory management: alloc, put, vaddr, num_users, finish */
+
+static void *vcap_mem_alloc(struct vb2_buffer *vb, struct device *dev,
+			    unsigned long size)
+{
+	struct vcap_mem_buf *buf;
+
+	size = PAGE_ALIGN(size);
+	if (!size)
+		return ERR_PTR(-EINVAL);
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+
+	/* vmalloc_user() zeroes whatever init_on_alloc says. */
+	buf->vaddr = vmalloc_user(size);
+	if (!buf->vaddr) {
+		kfree(buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	buf->size = size;
+	refcount_set(&buf->refcount, 1);
+	return buf;
+}
+
+static void vcap_mem_put(void *buf_priv)
+{
+	vcap_mem_buf_put(buf_priv);
+}
+
+static void *vcap_mem_vaddr(struct vb2_buffer *vb, void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	return buf->vaddr;
+}
+
+static unsigned int vcap_mem_num_users(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	return refcount_read(&buf->refcount);
+}
+
+/*
+ * The frame was written through the kernel's mapping; on CPUs whose caches
+ * alias, user space reads it through another one.
+ */
+static void vcap_mem_finish(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	flush_kernel_vmap_range(buf->vaddr, buf->size);
+}
+
+/* User mappings */
+
+/* Maps the pages after the faulting one; a failure only ends the batch. */
+static void vcap_mem_prefault(struct vm_fault *vmf, struct vcap_mem_buf *buf,
+			      unsigned long count)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct page *pages[VCAP_MEM_INSERT_BATCH];
+	unsigned long addr = vmf->address + PAGE_SIZE;
+	pgoff_t pgoff = vmf->pgoff + 1;
+	unsigned long left, n, i, rest;
+
+	left = min3(count - 1, (vma->vm_end - addr) >> PAGE_SHIFT,
+		    (buf->size >> PAGE_SHIFT) - pgoff);
+	while (left) {
+		n = min_t(unsigned long, left, ARRAY_SIZE(pages));
+		for (i = 0; i < n; i++)
+			pages[i] = vcap_mem_page(buf, pgoff + i);
+		/* -EBUSY: a racing fault mapped one of them first. */
+		rest = n;
+		if (vm_insert_pages(vma, addr, pages, &rest) || rest)
+			return;
+		addr += n << PAGE_SHIFT;
+		pgoff += n;
+		left -= n;
+	}
+}
+
+/*
+ * vm_pgoff is the offset into the buffer, in pages, for V4L2 and dma-buf
+ * mappings alike; splits and moves of the VMA keep it so.
+ */
+static vm_fault_t vcap_mem_vm_fault(struct vm_fault *vmf)
+{
+	struct vcap_mem_buf *buf = vmf->vma->vm_private_data;
+	unsigned int count = READ_ONCE(prefault_pages);
+	struct page *page;
+
+	if (vmf->pgoff >= buf->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+
+	if (count > 1)
+		vcap_mem_prefault(vmf, buf, count);
+
+	page = vcap_mem_page(buf, vmf->pgoff);
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static void vcap_mem_vm_open(struct vm_area_struct *vma)
+{
+	struct vcap_mem_buf *buf = vma->vm_private_data;
+
+	refcount_inc(&buf->refcount);
+}
+
+static void vcap_mem_vm_close(struct vm_area_struct *vma)
+{
+	vcap_mem_buf_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct vcap_mem_vm_ops = {
+	.open = vcap_mem_vm_open,
+	.close = vcap_mem_vm_close,
+	.fault = vcap_mem_vm_fault,
+};
+
+/* The caller holds a reference to buf, so it cannot reach zero here. */
+static int vcap_mem_map_vma(struct vcap_mem_buf *buf,
+			    struct vm_area_struct *vma)
+{
+	unsigned long npages = buf->size >> PAGE_SHIFT;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_pgoff >= npages || vma_pages(vma) > npages - vma->vm_pgoff)
+		return -EINVAL;
+
+	/*
+	 * VM_MIXEDMAP lets the fault handler insert pages under the read
+	 * lock of the mm, and like VM_DONTEXPAND keeps the VMA from merging
+	 * with a neighbour or growing past the buffer through mremap().
+	 */
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_MIXEDMAP);
+	vma->vm_ops = &vcap_mem_vm_ops;
+	vma->vm_private_data = buf;
+	refcount_inc(&buf->refcount);
+	return 0;
+}
+
+static int vcap_mem_mmap(void *buf_priv, struct vm_area_struct *vma)
+{
+	/* The offset chose the buffer; the mapping starts at its first page. */
+	vma->vm_pgoff = 0;
+	return vcap_mem_map_vma(buf_priv, vma);
+}
+
+/* dma-buf export */
+
+struct vcap_mem_attachment {
+	struct sg_table sgt;
+	enum dma_data_direction dir;	/* DMA_NONE while not mapped */
+};
+
+static int vcap_mem_dmabuf_attach(struct dma_buf *dbuf,
+				  struct dma_buf_attachment *attach)
+{
+	struct vcap_mem_buf *buf = dbuf->priv;
+	struct vcap_mem_attachment *a;
+	struct scatterlist *sg;
+	unsigned int i;
+	int ret;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+
+	ret = sg_alloc_table(&a->sgt, buf->size >> PAGE_SHIFT, GFP_KERNEL);
+	if (ret) {
+		kfree(a);
+		return ret;
+	}
+	for_each_sgtable_sg(&a->sgt, sg, i)
+		sg_set_page(sg, vcap_mem_page(buf, i), PAGE_SIZE, 0);
+
+	a->dir = DMA_NONE;
+	attach->priv = a;
+	return 0;
+}
+
+static void vcap_mem_dmabuf_detach(struct dma_buf *dbuf,
+				   struct dma_buf_attachment *attach)
+{
+	struct vcap_mem_attachment *a = attach->priv;
+
+	if (a->dir != DMA_NONE)
+		dma_unmap_sgtable(attach->dev, &a->sgt, a->dir, 0);
+	sg_free_table(&a->sgt);
+	kfree(a);
+}
+
+/* The mapping is kept until detach or a change of direction. */
+static struct sg_table *
+vcap_mem_dmabuf_map(struct dma_buf_attachment *attach,
+		    enum dma_data_direction dir)
+{
+	struct vcap_mem_attachment *a = attach->priv;
+	int ret;
+
+	if (a->dir == dir)
+		return &a->sgt;
+
+	if (a->dir != DMA_NONE) {
+		dma_unmap_sgtable(attach->dev, &a->sgt, a->dir, 0);
+		a->dir = DMA_NONE;
+	}
+	ret = dma_map_sgtable(attach->dev, &a->sgt, dir, 0);
+	if (ret)
+		return ERR_PTR(ret);
+	a->dir = dir;
+	return &a->sgt;
+}
+
+static void vcap_mem_dmabuf_unmap(struct dma_buf_attachment *attach,
+				  struct sg_table *sgt,
+				  enum dma_data_direction dir)
+{
+}
+
+/* The buffer's kernel mapping lasts as long as the dma-buf: no vunmap. */
+static int vcap_mem_dmabuf_vmap(struct dma_buf *dbuf, struct iosys_map *map)
+{
+	struct vcap_mem_buf *buf = dbuf->priv;
+
+	iosys_map_set_vaddr(map, buf->vaddr);
+	return 0;
+}
+
+static int vcap_mem_dmabuf_mmap(struct dma_buf *dbuf,
+				struct vm_area_struct *vma)
+{
+	return vcap_mem_map_vma(dbuf->priv, vma);
+}
+
+static void vcap_mem_dmabuf_release(struct dma_buf *dbuf)
+{
+	vcap_mem_buf_put(dbuf->priv);
+}
+
+static const struct dma_buf_ops vcap_mem_dmabuf_ops = {
+	.attach = vcap_mem_dmabuf_attach,
+	.detach = vcap_mem_dmabuf_detach,
+	.map_dma_buf = vcap_mem_dmabuf_map,
+	.unmap_dma_buf = vcap_mem_dmabuf_unmap,
+	.vmap = vcap_mem_dmabuf_vmap,
+	.mmap = vcap_mem_dmabuf_mmap,
+	.release = vcap_mem_dmabuf_release,
+};
+
+static struct dma_buf *vcap_mem_get_dmabuf(struct vb2_buffer *vb,
+					   void *buf_priv,
+					   unsigned long flags)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
+	struct dma_buf *dbuf;
+
+	exp_info.ops = &vcap_mem_dmabuf_ops;
+	exp_info.size = buf->size;
+	exp_info.flags = flags;
+	exp_info.priv = buf;
+
+	refcount_inc(&buf->refcount);
+	dbuf = dma_buf_export(&exp_info);
+	if (IS_ERR(dbuf))
+		vcap_mem_buf_put(buf);
+	return dbuf;
+}
+
+/* USERPTR */
+
+static void *vcap_mem_get_userptr(struct vb2_buffer *vb, struct device *dev,
+				  unsigned long vaddr, unsigned long size)
+{
+	unsigned long first = vaddr >> PAGE_SHIFT;
+	unsigned long last = (vaddr + size - 1) >> PAGE_SHIFT;
+	unsigned int gup_flags = FOLL_LONGTERM;
+	struct vcap_mem_buf *buf;
+	unsigned long npages;
+	int pinned;
+	int ret;
+
+	if (!size || vaddr + size - 1 < vaddr)
+		return ERR_PTR(-EINVAL);
+	npages = last - first + 1;
+	if (npages > INT_MAX)
+		return ERR_PTR(-EINVAL);
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->pages = kvmalloc_array(npages, sizeof(*buf->pages), GFP_KERNEL);
+	if (!buf->pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	buf->dirty = !vb->vb2_queue->is_output;
+	if (buf->dirty)
+		gup_flags |= FOLL_WRITE;
+
+	/* I/O and PFN mappings (VRAM) have no pages to pin: -EFAULT. */
+	pinned = pin_user_pages_fast(first << PAGE_SHIFT, npages, gup_flags,
+				     buf->pages);
+	if (pinned < 0) {
+		ret = pinned;
+		goto err_pages;
+	}
+	buf->npages = pinned;
+	if (buf->npages != npages) {
+		ret = -EFAULT;
+		goto err_unpin;
+	}
+
+	buf->map = vm_map_ram(buf->pages, buf->npages, NUMA_NO_NODE);
+	if (!buf->map) {
+		ret = -ENOMEM;
+		goto err_unpin;
+	}
+	buf->vaddr = buf->map + offset_in_page(vaddr);
+	buf->size = size;
+	return buf;
+
+err_unpin:
+	unpin_user_pages(buf->pages, buf->npages);
+err_pages:
+	kvfree(buf->pages);
+err_free:
+	kfree(buf);
+	return ERR_PTR(ret);
+}
+
+static void vcap_mem_put_userptr(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	vm_unmap_ram(buf->map, buf->npages);
+	unpin_user_pages_dirty_lock(buf->pages, buf->npages, buf->dirty);
+	kvfree(buf->pages);
+	kfree(buf);
+}
+
+const struct vb2_mem_ops vcap_vb2_mem_ops = {
+	.alloc = vcap_mem_alloc,
+	.put = vcap_mem_put,
+	.get_dmabuf = vcap_mem_get_dmabuf,
+	.get_userptr = vcap_mem_get_userptr,
+	.put_userptr = vcap_mem_put_userptr,
+	.finish = vcap_mem_finish,
+	.vaddr = vcap_mem_vaddr,
+	.num_users = vcap_mem_num_users,
+	.mmap = vcap_mem_mmap,
+};
+
+MODULE_IMPORT_NS(DMA_BUF);

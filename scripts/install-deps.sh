@@ -8,7 +8,7 @@ set -eu
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
 CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=4
+DEPS_VERSION=5
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -52,7 +52,7 @@ log "installing build and test packages"
 $APT install --no-install-recommends \
 	build-essential cmake pkg-config git kmod cpio xz-utils zstd \
 	qemu-system-x86 busybox-static v4l-utils sparse \
-	libsdl2-dev libdrm-dev libpng-dev xvfb \
+	libsdl2-dev libdrm-dev libpng-dev xvfb gnuplot-nox v4l2loopback-source \
 	linux-image-amd64 linux-headers-amd64 >/dev/null
 
 # Keep the 6.1 kernel when the metapackages move on to 6.12.

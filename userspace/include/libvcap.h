@@ -271,6 +271,11 @@ const char *vcap_vram_path(const struct vcap_vram *vram);
 /* VCAP_IOC_QUERY plus the board's counters. */
 int vcap_vram_query(struct vcap_vram *vram, struct vcap_vram_info *info);
 /*
+ * Check that the board streams and its ring fits the mapping; *mode gets
+ * the active mode.  Reading starts with the next frame published.
+ */
+int vcap_vram_start(struct vcap_vram *vram, struct vcap_mode *mode);
+/*
  * Wait (VCAP_IOC_WAIT_FRAME) for a frame newer than the last one returned,
  * then take a view of its slot under the slot's sequence lock: 0 with a
  * view, VCAP_TIMEOUT, or -1.  A slot caught mid-write is retried a few

@@ -5,6 +5,9 @@
 
 #include "libvcap.h"
 
+/* Everything below stays inside libvcap.so. */
+#pragma GCC visibility push(hidden)
+
 /*
  * Record the thread's last error: fmt names the device and operation,
  * err (0: none) appends its strerror text.  Sets errno to err and
@@ -15,5 +18,13 @@ int vcap_set_error(int err, const char *fmt, ...)
 
 /* ioctl() retried on EINTR. */
 int vcap_xioctl(int fd, unsigned long req, void *arg);
+
+/* Bytes of one Y4M frame for a C-tag value; 0 if unsupported. */
+size_t vcap_y4m_frame_size(const char *colorspace, uint32_t w, uint32_t h);
+/* Repack one frame of mode into tight Y4M planes; -1 if unsupported. */
+int vcap_y4m_pack(const struct vcap_mode *mode, const void *src,
+		  uint8_t *dst);
+
+#pragma GCC visibility pop
 
 #endif /* VCAP_PRIV_H */

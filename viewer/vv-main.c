@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* vcap-view: wires the source, the capture thread, the slot and a sink. */
+#include "vv-args.h"
+#include "vv-capture.h"
+#include "vv-player.h"
+#include "vv-sink.h"
+#include "vv-testsrc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t vv_quit;
+
+static void vv_on_signal(int sig)
+{
+	(void)sig;
+	vv_quit = 1;
+}
+
+static void vv_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = vv_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static struct vcap_source *vv_open_source(const struct vv_options *o)
+{
+	struct vcap_source_config cfg = {
+		.mode = o->mode,
+		.num_buffers = o->buffers,
+	};
+	const struct vcap_source_ops *ops =
+		vv_testsrc_path(o->device) ? &vv_testsrc_ops : NULL;
+	struct vcap_source *src = vcap_source_open(ops, o->device, &cfg);
+
+	if (!src) {
+		const char *why = vcap_last_error();
+
+		/* Our own source leaves errno, not the library's message. */
+		if (!*why)
+			why = strerror(errno);
+		fprintf(stderr, "vcap-view: %s%s%s\n",
+			strstr(why, o->device) ? "" : o->device,
+			strstr(why, o->device) ? "" : ": ", why);
+	}
+	return src;
+}
+
+int main(int argc, char **argv)
+{
+	struct vv_options opt;
+	struct vcap_source *src;
+	struct vv_slot slot;
+	struct vv_capture capture;
+	struct vv_player player;
+	struct vv_sink sink = { 0 };
+	struct vv_sink_config scfg = { 0 };
+	char modestr[64];
+	int status = 1;
+
+	switch (vv_args_parse(argc, argv, &opt, stdout, stderr)) {
+	case VV_ARGS_EXIT:
+		return 0;
+	case VV_ARGS_ERROR:
+		return 2;
+	}
+	vv_signals();
+
+	src = vv_open_source(&opt);
+	if (!src)
+		return 1;
+	if (vv_slot_init(&slot) || vv_capture_init(&capture, src, &slot)) {
+		fprintf(stderr, "vcap-view: out of memory\n");
+		goto out_source;
+	}
+
+	sink.ops = opt.output == VV_OUTPUT_KMS ? &vv_sink_kms_ops :
+						 &vv_sink_sdl_ops;
+	scfg.title = opt.device;
+	scfg.width = src->mode.width;
+	scfg.height = src->mode.height;
+	scfg.fullscreen = opt.fullscreen;
+	scfg.card = opt.card;
+	if (sink.ops->init(&sink, &scfg)) {
+		fprintf(stderr, "vcap-view: %s\n", sink.error);
+		goto out_sink;
+	}
+	if (vv_capture_start(&capture)) {
+		fprintf(stderr, "vcap-view: %s\n", capture.error);
+		goto out_sink;
+	}
+	if (opt.verbose)
+		printf("vcap-view: %s: %s, %s output\n", opt.device,
+		       vcap_mode_str(&src->mode, modestr, sizeof(modestr)),
+		       sink.ops->name);
+	if (vv_player_init(&player, &opt, &sink, &slot, &capture, &vv_quit)) {
+		fprintf(stderr, "vcap-view: out of memory\n");
+		goto out_capture;
+	}
+	status = vv_player_run(&player);
+	vv_player_destroy(&player);
+out_capture:
+	vv_capture_stop(&capture);
+out_sink:
+	sink.ops->stop(&sink);
+	sink.ops->destroy(&sink);
+	vv_capture_destroy(&capture);
+	vv_slot_destroy(&slot);
+out_source:
+	vcap_source_close(src);
+	return status;
+}

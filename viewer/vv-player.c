@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* The UI loop on the main thread. */
+#include "vv-player.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * How long the loop waits for a frame before looking at the keys again:
+ * the window stays responsive whatever the source does.
+ */
+#define VV_PLAYER_WAIT_MS	10
+#define VV_OVERLAY_REFRESH_NS	500000000ull
+#define VV_STALL_NS		1000000000ull
+
+int vv_player_init(struct vv_player *p, const struct vv_options *opt,
+		   struct vv_sink *sink, struct vv_slot *slot,
+		   struct vv_capture *capture,
+		   const volatile sig_atomic_t *quit)
+{
+	memset(p, 0, sizeof(*p));
+	p->opt = opt;
+	p->sink = sink;
+	p->slot = slot;
+	p->capture = capture;
+	p->quit = quit;
+	p->overlay = opt->overlay;
+	p->fullscreen = opt->fullscreen;
+	p->frame = calloc(1, sizeof(*p->frame));
+	return p->frame ? 0 : -1;
+}
+
+void vv_player_destroy(struct vv_player *p)
+{
+	if (p->frame) {
+		vv_frame_release(p->frame);
+		free(p->frame);
+		p->frame = NULL;
+	}
+	vv_overlay_free(&p->bitmap);
+}
+
+static int vv_player_error(struct vv_player *p)
+{
+	fprintf(stderr, "vcap-view: %s\n", p->sink->error);
+	return 1;
+}
+
+/* The overlay for now, or NULL when it is off or cannot be drawn. */
+static const struct vv_overlay_bitmap *
+vv_player_overlay(struct vv_player *p, uint64_t now, uint64_t start,
+		  uint64_t last_frame)
+{
+	struct vv_overlay_info info = { 0 };
+	char text[256];
+	double secs = (now - start) / 1e9;
+
+	if (!p->overlay || !p->have_frame)
+		return NULL;
+	info.mode = p->frame->mode;
+	info.capture = p->frame->figures;
+	info.shown = p->shown;
+	info.shown_fps = secs > 0 ? p->shown / secs : 0;
+	info.stalled_s = now - last_frame >= VV_STALL_NS ?
+				 (now - last_frame) / 1e9 : 0;
+	info.paused = p->paused;
+	info.source = p->opt->device;
+	vv_overlay_text(&info, text, sizeof(text));
+	if (vv_overlay_draw(&p->bitmap, text,
+			    p->mode.height >= 480 ? 2 : 1))
+		return NULL;
+	return &p->bitmap;
+}
+
+static int vv_player_snapshot(struct vv_player *p, const char *path)
+{
+	char name[64];
+
+	if (!path) {
+		snprintf(name, sizeof(name), "vcap-view-%03llu.png",
+			 (unsigned long long)++p->snapshots);
+		path = name;
+	}
+	if (!p->have_frame) {
+		fprintf(stderr, "vcap-view: no frame shown yet: no snapshot\n");
+		return -1;
+	}
+	if (p->sink->ops->snapshot(p->sink, path))
+		return -1;
+	printf("vcap-view: snapshot %s\n", path);
+	return 0;
+}
+
+/* Act on the user's keys; -1 on a sink error. */
+static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
+{
+	enum vv_action act[VV_SINK_MAX_ACTIONS];
+	int n = p->sink->ops->poll(p->sink, act, VV_SINK_MAX_ACTIONS);
+	for (int i = 0; i < n; i++) {
+		switch (act[i]) {
+		case VV_ACTION_QUIT:
+			*quit = true;
+			break;
+		case VV_ACTION_OVERLAY:
+			p->overlay = !p->overlay;
+			*redraw = true;
+			break;
+		case VV_ACTION_FULLSCREEN:
+			p->fullscreen = !p->fullscreen;
+			if (p->sink->ops->set_fullscreen(p->sink,
+							 p->fullscreen))
+				return -1;
+			*redraw = true;
+			break;
+		case VV_ACTION_PAUSE:
+			p->paused = !p->paused;
+			*redraw = true;
+			break;
+		case VV_ACTION_SNAPSHOT:
+			if (vv_player_snapshot(p, NULL) && p->have_frame)
+				return -1;
+			break;
+		case VV_ACTION_REDRAW:
+			*redraw = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+int vv_player_run(struct vv_player *p)
+{
+	const struct vv_options *o = p->opt;
+	uint64_t start = vcap_now_ns(), last_frame = start, last_overlay = 0;
+	uint64_t timeout_ns = (uint64_t)(o->timeout_s * 1e9);
+
+	for (;;) {
+		bool redraw = false, quit = false, got;
+		uint64_t now;
+
+		if (vv_player_actions(p, &redraw, &quit))
+			return vv_player_error(p);
+		if (quit || *p->quit)
+			break;
+
+		got = !p->paused &&
+		      vv_slot_take(p->slot, &p->frame, VV_PLAYER_WAIT_MS);
+		now = vcap_now_ns();
+		if (!got && vv_capture_failed(p->capture) &&
+		    vv_slot_closed(p->slot)) {
+			fprintf(stderr, "vcap-view: %s\n", p->capture->error);
+			return 1;
+		}
+		if (got) {
+			last_frame = now;
+			if (!p->started ||
+			    memcmp(&p->mode, &p->frame->mode, sizeof(p->mode))) {
+				if (p->started)
+					p->sink->ops->stop(p->sink);
+				if (p->sink->ops->start(p->sink,
+							&p->frame->mode))
+					return vv_player_error(p);
+				p->mode = p->frame->mode;
+				p->started = true;
+			}
+			p->have_frame = true;
+		} else if (!p->paused && timeout_ns &&
+			   now - last_frame > timeout_ns) {
+			fprintf(stderr,
+				"vcap-view: %s: no frame for %.1f s: the source stalled\n",
+				o->device, (now - last_frame) / 1e9);
+			return 1;
+		}
+		if (p->paused && !redraw) {
+			/* Nothing moves; do not spin. */
+			struct timespec ts = { 0, VV_PLAYER_WAIT_MS * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		/* The overlay's figures move even when frames do not. */
+		if (p->overlay && p->have_frame &&
+		    now - last_overlay >= VV_OVERLAY_REFRESH_NS)
+			redraw = true;
+		if (got || (redraw && p->have_frame)) {
+			const struct vv_overlay_bitmap *ov =
+				vv_player_overlay(p, now, start, last_frame);
+
+			if (p->sink->ops->show(p->sink, got ? p->frame : NULL,
+					       ov))
+				return vv_player_error(p);
+			if (ov)
+				last_overlay = now;
+			if (got)
+				p->shown++;
+		}
+		if (o->frames && p->shown >= o->frames)
+			break;
+	}
+	if (o->snapshot && vv_player_snapshot(p, o->snapshot))
+		return p->have_frame ? vv_player_error(p) : 1;
+	if (o->verbose)
+		printf("vcap-view: %llu frames shown in %.2f s\n",
+		       (unsigned long long)p->shown,
+		       (vcap_now_ns() - start) / 1e9);
+	return 0;
+}

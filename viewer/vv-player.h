@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The UI loop on the main thread: takes the newest frame from the slot,
+ * shows it through the sink, keeps the overlay and acts on the keys.
+ */
+#ifndef VV_PLAYER_H
+#define VV_PLAYER_H
+
+#include <signal.h>
+
+#include "vv-args.h"
+#include "vv-capture.h"
+#include "vv-sink.h"
+
+struct vv_player {
+	const struct vv_options *opt;
+	struct vv_sink *sink;
+	struct vv_slot *slot;
+	struct vv_capture *capture;
+	const volatile sig_atomic_t *quit;	/* set by a signal handler */
+	struct vv_frame *frame;		/* the frame on screen */
+	struct vcap_mode mode;		/* the sink was started for this */
+	bool started;
+	bool have_frame;
+	bool paused;
+	bool overlay;
+	bool fullscreen;
+	uint64_t shown;
+	uint64_t snapshots;
+	struct vv_overlay_bitmap bitmap;
+};
+
+int vv_player_init(struct vv_player *p, const struct vv_options *opt,
+		   struct vv_sink *sink, struct vv_slot *slot,
+		   struct vv_capture *capture,
+		   const volatile sig_atomic_t *quit);
+/* Run until quit, --frames or an error; the exit status (0 or 1). */
+int vv_player_run(struct vv_player *p);
+void vv_player_destroy(struct vv_player *p);
+
+#endif /* VV_PLAYER_H */

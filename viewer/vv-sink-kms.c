@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The KMS sink: a connected connector at its preferred mode, two dumb
+ * XRGB8888 buffers flipped on vblank, the previous CRTC restored on exit.
+ */
+#include "vv-sink.h"
+#include "vv-convert.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#define VV_KMS_MAX_CARDS	16
+#define VV_KMS_FLIP_WAIT_MS	1000
+
+struct vv_kms_buffer {
+	uint32_t handle;
+	uint32_t fb_id;
+	uint32_t pitch;
+	uint64_t size;
+	uint32_t *map;
+};
+
+struct vv_kms {
+	int fd;
+	char card[64];
+	uint32_t connector_id;
+	uint32_t crtc_id;
+	drmModeModeInfo mode;
+	drmModeCrtc *saved_crtc;	/* what to restore on exit */
+	struct vv_kms_buffer buf[2];
+	int front;			/* index of the buffer on screen */
+	bool flip_pending;		/* set by us, cleared by the event */
+	bool use_setcrtc;		/* the driver cannot page flip */
+	uint32_t *xmap;			/* column map, mode width entries */
+};
+
+static int vv_kms_create_buffer(struct vv_kms *k, struct vv_kms_buffer *b)
+{
+	struct drm_mode_create_dumb create = {
+		.width = k->mode.hdisplay,
+		.height = k->mode.vdisplay,
+		.bpp = 32,
+	};
+	struct drm_mode_map_dumb map = { 0 };
+	void *p;
+
+	if (drmIoctl(k->fd, DRM_IOCTL_MODE_CREATE_DUMB, &create))
+		return -1;
+	b->handle = create.handle;
+	b->pitch = create.pitch;
+	b->size = create.size;
+	if (drmModeAddFB(k->fd, k->mode.hdisplay, k->mode.vdisplay, 24, 32,
+			 b->pitch, b->handle, &b->fb_id))
+		return -1;
+	map.handle = b->handle;
+	if (drmIoctl(k->fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
+		return -1;
+	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd,
+		 map.offset);
+	if (p == MAP_FAILED)
+		return -1;
+	b->map = p;
+	memset(b->map, 0, b->size);
+	return 0;
+}
+
+static void vv_kms_destroy_buffer(struct vv_kms *k, struct vv_kms_buffer *b)
+{
+	struct drm_mode_destroy_dumb destroy = { .handle = b->handle };
+
+	if (b->map)
+		munmap(b->map, b->size);
+	if (b->fb_id)
+		drmModeRmFB(k->fd, b->fb_id);
+	if (b->handle)
+		drmIoctl(k->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	memset(b, 0, sizeof(*b));
+}
+
+/* A CRTC the connector can drive: its current one, or any free match. */
+static uint32_t vv_kms_find_crtc(int fd, drmModeRes *res,
+				 drmModeConnector *conn)
+{
+	drmModeEncoder *enc;
+	uint32_t crtc = 0;
+
+	if (conn->encoder_id) {
+		enc = drmModeGetEncoder(fd, conn->encoder_id);
+		if (enc) {
+			crtc = enc->crtc_id;
+			drmModeFreeEncoder(enc);
+			if (crtc)
+				return crtc;
+		}
+	}
+	for (int i = 0; i < conn->count_encoders && !crtc; i++) {
+		enc = drmModeGetEncoder(fd, conn->encoders[i]);
+		if (!enc)
+			continue;
+		for (int c = 0; c < res->count_crtcs; c++)
+			if (enc->possible_crtcs & (1u << c)) {
+				crtc = res->crtcs[c];
+				break;
+			}
+		drmModeFreeEncoder(enc);
+	}
+	return crtc;
+}
+
+/* The first connected connector with a mode; 0 or -1. */
+static int vv_kms_pick_output(struct vv_kms *k)
+{
+	drmModeRes *res = drmModeGetResources(k->fd);
+	int ret = -1;
+
+	if (!res)
+		return -1;
+	for (int i = 0; i < res->count_connectors && ret; i++) {
+		drmModeConnector *conn =
+			drmModeGetConnector(k->fd, res->connectors[i]);
+
+		if (!conn)
+			continue;
+		if (conn->connection == DRM_MODE_CONNECTED &&
+		    conn->count_modes > 0) {
+			k->mode = conn->modes[0];
+			for (int m = 0; m < conn->count_modes; m++)
+				if (conn->modes[m].type &
+				    DRM_MODE_TYPE_PREFERRED) {
+					k->mode = conn->modes[m];
+					break;
+				}
+			k->crtc_id = vv_kms_find_crtc(k->fd, res, conn);
+			k->connector_id = conn->connector_id;
+			if (k->crtc_id)
+				ret = 0;
+		}
+		drmModeFreeConnector(conn);
+	}
+	drmModeFreeResources(res);
+	return ret;
+}
+
+static int vv_kms_open_card(struct vv_kms *k, const char *path)
+{
+	uint64_t dumb = 0;
+
+	k->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (k->fd < 0)
+		return -1;
+	snprintf(k->card, sizeof(k->card), "%s", path);
+	if (drmGetCap(k->fd, DRM_CAP_DUMB_BUFFER, &dumb) || !dumb ||
+	    vv_kms_pick_output(k)) {
+		close(k->fd);
+		k->fd = -1;
+		errno = ENODEV;
+		return -1;
+	}
+	return 0;
+}
+
+static int vv_kms_init(struct vv_sink *s, const struct vv_sink_config *cfg)
+{
+	struct vv_kms *k = calloc(1, sizeof(*k));
+	char path[64];
+
+	if (!k)
+		return vv_sink_fail(s, "out of memory");
+	k->fd = -1;
+	s->priv = k;
+	if (cfg->card) {
+		if (vv_kms_open_card(k, cfg->card))
+			return vv_sink_fail(s, "%s: %s", cfg->card,
+					    errno == ENODEV ?
+						    "no connected output with dumb buffers" :
+						    strerror(errno));
+	} else {
+		for (int i = 0; i < VV_KMS_MAX_CARDS && k->fd < 0; i++) {
+			snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+			vv_kms_open_card(k, path);
+		}
+		if (k->fd < 0)
+			return vv_sink_fail(s,
+					    "no display: no /dev/dri/card* with a connected output");
+	}
+	k->saved_crtc = drmModeGetCrtc(k->fd, k->crtc_id);
+	for (int i = 0; i < 2; i++)
+		if (vv_kms_create_buffer(k, &k->buf[i]))
+			return vv_sink_fail(s, "%s: dumb buffer: %s", k->card,
+					    strerror(errno));
+	k->xmap = calloc(k->mode.hdisplay, sizeof(*k->xmap));
+	if (!k->xmap)
+		return vv_sink_fail(s, "out of memory");
+	if (drmModeSetCrtc(k->fd, k->crtc_id, k->buf[0].fb_id, 0, 0,
+			   &k->connector_id, 1, &k->mode))
+		return vv_sink_fail(s, "%s: mode setting %ux%u: %s", k->card,
+				    k->mode.hdisplay, k->mode.vdisplay,
+				    strerror(errno));
+	k->front = 0;
+	return 0;
+}
+
+static int vv_kms_start(struct vv_sink *s, const struct vcap_mode *mode)
+{
+	char cc[VCAP_FOURCC_STR_LEN];
+
+	if (!vv_convert_row_fn(mode->fourcc))
+		return vv_sink_fail(s, "unsupported format %s",
+				    vcap_fourcc_str(mode->fourcc, cc));
+	return 0;
+}
+
+static void vv_kms_flip_done(int fd, unsigned int seq, unsigned int sec,
+			     unsigned int usec, void *data)
+{
+	struct vv_kms *k = data;
+
+	(void)fd;
+	(void)seq;
+	(void)sec;
+	(void)usec;
+	k->flip_pending = false;
+}
+
+/* Handle the page flip events waiting, for at most timeout_ms. */
+static void vv_kms_handle_events(struct vv_kms *k, int timeout_ms)
+{
+	drmEventContext ev = {
+		.version = 2,
+		.page_flip_handler = vv_kms_flip_done,
+	};
+	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
+
+	while (k->flip_pending && poll(&pfd, 1, timeout_ms) > 0) {
+		drmHandleEvent(k->fd, &ev);
+		timeout_ms = 0;
+	}
+}
+
+/* Alpha-blend the overlay into the top-left corner of buffer b. */
+static void vv_kms_blend(struct vv_kms *k, struct vv_kms_buffer *b,
+			 const struct vv_overlay_bitmap *ov)
+{
+	int w = ov->width < k->mode.hdisplay ? ov->width : k->mode.hdisplay;
+	int h = ov->height < k->mode.vdisplay ? ov->height : k->mode.vdisplay;
+
+	for (int y = 0; y < h; y++) {
+		uint32_t *row = (uint32_t *)((uint8_t *)b->map +
+					     (size_t)y * b->pitch);
+
+		for (int x = 0; x < w; x++) {
+			uint32_t o = ov->pixels[y * ov->width + x];
+			uint32_t a = o >> 24, p = row[x], out = 0;
+
+			for (int sh = 0; sh < 24; sh += 8) {
+				uint32_t c = ((o >> sh & 0xff) * a +
+					      (p >> sh & 0xff) * (255 - a)) /
+					     255;
+
+				out |= c << sh;
+			}
+			row[x] = out;
+		}
+	}
+}
+
+static int vv_kms_show(struct vv_sink *s, const struct vv_frame *f,
+		       const struct vv_overlay_bitmap *ov)
+{
+	struct vv_kms *k = s->priv;
+	int back = !k->front;
+	struct vv_kms_buffer *b = &k->buf[back];
+
+	if (!f)
+		return 0;	/* the buffer on screen stays valid */
+	/* Never draw into a buffer the display may still scan out. */
+	vv_kms_handle_events(k, VV_KMS_FLIP_WAIT_MS);
+	if (k->flip_pending)
+		return vv_sink_fail(s, "%s: page flip did not complete",
+				    k->card);
+	if (vv_convert_fit(f, b->map, k->mode.hdisplay, k->mode.vdisplay,
+			   b->pitch, k->xmap))
+		return vv_sink_fail(s, "frame does not match its format");
+	if (ov)
+		vv_kms_blend(k, b, ov);
+	if (!k->use_setcrtc &&
+	    drmModePageFlip(k->fd, k->crtc_id, b->fb_id,
+			    DRM_MODE_PAGE_FLIP_EVENT, k) == 0) {
+		k->flip_pending = true;
+	} else {
+		k->use_setcrtc = true;
+		if (drmModeSetCrtc(k->fd, k->crtc_id, b->fb_id, 0, 0,
+				   &k->connector_id, 1, &k->mode))
+			return vv_sink_fail(s, "%s: set CRTC: %s", k->card,
+					    strerror(errno));
+	}
+	k->front = back;
+	return 0;
+}
+
+static int vv_kms_poll(struct vv_sink *s, enum vv_action *actions, int max)
+{
+	struct vv_kms *k = s->priv;
+
+	(void)actions;
+	(void)max;
+	vv_kms_handle_events(k, 0);
+	return 0;
+}
+
+static int vv_kms_set_fullscreen(struct vv_sink *s, bool on)
+{
+	(void)s;
+	(void)on;
+	return 0;	/* a KMS output is always the whole screen */
+}
+
+static int vv_kms_snapshot(struct vv_sink *s, const char *path)
+{
+	struct vv_kms *k = s->priv;
+	struct vv_kms_buffer *b = &k->buf[k->front];
+	struct vcap_mode m = {
+		/* XRGB8888 in memory is V4L2's XBGR32: B, G, R, X. */
+		.fourcc = vcap_fourcc_parse("XBGR32"),
+		.width = k->mode.hdisplay,
+		.height = k->mode.vdisplay,
+		.bytesperline = b->pitch,
+		.sizeimage = b->pitch * k->mode.vdisplay,
+	};
+
+	if (vcap_png_write(path, &m, b->map, m.sizeimage))
+		return vv_sink_fail(s, "%s", vcap_last_error());
+	return 0;
+}
+
+static void vv_kms_stop(struct vv_sink *s)
+{
+	struct vv_kms *k = s->priv;
+
+	if (k && k->fd >= 0)
+		vv_kms_handle_events(k, VV_KMS_FLIP_WAIT_MS);
+}
+
+static void vv_kms_destroy(struct vv_sink *s)
+{
+	struct vv_kms *k = s->priv;
+	drmModeCrtc *c;
+
+	if (!k)
+		return;
+	if (k->fd >= 0) {
+		vv_kms_handle_events(k, VV_KMS_FLIP_WAIT_MS);
+		c = k->saved_crtc;
+		if (c && c->buffer_id && c->mode_valid)
+			drmModeSetCrtc(k->fd, c->crtc_id, c->buffer_id, c->x,
+				       c->y, &k->connector_id, 1, &c->mode);
+		else
+			drmModeSetCrtc(k->fd, k->crtc_id, 0, 0, 0, NULL, 0,
+				       NULL);
+		for (int i = 0; i < 2; i++)
+			vv_kms_destroy_buffer(k, &k->buf[i]);
+		close(k->fd);
+	}
+	if (k->saved_crtc)
+		drmModeFreeCrtc(k->saved_crtc);
+	free(k->xmap);
+	free(k);
+	s->priv = NULL;
+}
+
+const struct vv_sink_ops vv_sink_kms_ops = {
+	.name = "kms",
+	.init = vv_kms_init,
+	.start = vv_kms_start,
+	.show = vv_kms_show,
+	.poll = vv_kms_poll,
+	.set_fullscreen = vv_kms_set_fullscreen,
+	.snapshot = vv_kms_snapshot,
+	.stop = vv_kms_stop,
+	.destroy = vv_kms_destroy,
+};

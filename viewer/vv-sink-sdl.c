@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* The SDL2 sink: a window, one texture per mode, the overlay on top. */
+#include "vv-sink.h"
+#include "vv-convert.h"
+#include "vv-upload.h"
+
+#include <SDL.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vv_sdl {
+	SDL_Window *window;
+	SDL_Renderer *renderer;
+	SDL_Texture *texture;		/* the frame, in the mode's format */
+	SDL_Texture *overlay;		/* ARGB8888, blended */
+	int overlay_w, overlay_h;	/* size of the overlay texture */
+	bool overlay_shown;		/* the last show drew it */
+	const struct vv_uploader *uploader;
+	struct vcap_mode mode;
+	uint32_t *xmap;			/* identity column map, mode.width */
+	bool have_frame;		/* texture holds a frame */
+};
+
+static int vv_sdl_fail(struct vv_sink *s, const char *what)
+{
+	return vv_sink_fail(s, "%s: %s", what, SDL_GetError());
+}
+
+static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
+{
+	struct vv_sdl *d = calloc(1, sizeof(*d));
+	SDL_Rect bounds;
+	int w = cfg->width ? cfg->width : 640;
+	int h = cfg->height ? cfg->height : 480;
+	Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+
+	if (!d)
+		return vv_sink_fail(s, "out of memory");
+	s->priv = d;
+	/* Our own SIGINT/SIGTERM handling stays in place. */
+	SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+	SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
+	if (SDL_Init(SDL_INIT_VIDEO))
+		return vv_sdl_fail(s, "no display (SDL_Init)");
+
+	/* A frame bigger than the screen starts scaled down, aspect kept. */
+	if (!SDL_GetDisplayUsableBounds(0, &bounds) && bounds.w > 0 &&
+	    bounds.h > 0 && (w > bounds.w || h > bounds.h)) {
+		struct vv_rect r = vv_fit_rect(w, h, bounds.w, bounds.h);
+
+		w = r.w;
+		h = r.h;
+	}
+	if (cfg->fullscreen)
+		flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+	d->window = SDL_CreateWindow(cfg->title, SDL_WINDOWPOS_UNDEFINED,
+				     SDL_WINDOWPOS_UNDEFINED, w, h, flags);
+	if (!d->window)
+		return vv_sdl_fail(s, "cannot open a window");
+	d->renderer = SDL_CreateRenderer(d->window, -1, 0);
+	if (!d->renderer)
+		return vv_sdl_fail(s, "cannot create a renderer");
+	/* The KMS sink and the test source read YUV the same way. */
+	SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_BT601);
+	return 0;
+}
+
+static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
+{
+	struct vv_sdl *d = s->priv;
+	const struct vv_uploader *up = vv_uploader_find(mode->fourcc);
+	char cc[VCAP_FOURCC_STR_LEN];
+
+	if (!up)
+		return vv_sink_fail(s, "unsupported format %s",
+				    vcap_fourcc_str(mode->fourcc, cc));
+	if (d->texture)
+		SDL_DestroyTexture(d->texture);
+	d->have_frame = false;
+	d->texture = SDL_CreateTexture(d->renderer, up->sdl_format,
+				       SDL_TEXTUREACCESS_STREAMING,
+				       mode->width, mode->height);
+	if (!d->texture)
+		return vv_sdl_fail(s, "cannot create a texture");
+	free(d->xmap);
+	d->xmap = malloc(sizeof(*d->xmap) * mode->width);
+	if (!d->xmap)
+		return vv_sink_fail(s, "out of memory");
+	for (uint32_t i = 0; i < mode->width; i++)
+		d->xmap[i] = i;
+	d->uploader = up;
+	d->mode = *mode;
+	return 0;
+}
+
+static int vv_sdl_update_overlay(struct vv_sink *s,
+				 const struct vv_overlay_bitmap *ov)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (!d->overlay || d->overlay_w != ov->width ||
+	    d->overlay_h != ov->height) {
+		if (d->overlay)
+			SDL_DestroyTexture(d->overlay);
+		d->overlay = SDL_CreateTexture(d->renderer,
+					       SDL_PIXELFORMAT_ARGB8888,
+					       SDL_TEXTUREACCESS_STREAMING,
+					       ov->width, ov->height);
+		if (!d->overlay)
+			return vv_sdl_fail(s, "cannot create a texture");
+		SDL_SetTextureBlendMode(d->overlay, SDL_BLENDMODE_BLEND);
+		d->overlay_w = ov->width;
+		d->overlay_h = ov->height;
+	}
+	if (SDL_UpdateTexture(d->overlay, NULL, ov->pixels, ov->width * 4))
+		return vv_sdl_fail(s, "cannot update the overlay");
+	return 0;
+}
+
+/* Paint the frame, letterboxed with its aspect kept, and the overlay. */
+static int vv_sdl_draw(struct vv_sink *s)
+{
+	struct vv_sdl *d = s->priv;
+	struct vv_rect r;
+	SDL_Rect dst;
+	int w, h;
+
+	if (SDL_GetRendererOutputSize(d->renderer, &w, &h))
+		return vv_sdl_fail(s, "renderer output size");
+	SDL_SetRenderDrawColor(d->renderer, 0, 0, 0, 255);
+	SDL_RenderClear(d->renderer);
+	if (d->have_frame) {
+		r = vv_fit_rect(d->mode.width, d->mode.height, w, h);
+		dst = (SDL_Rect){ r.x, r.y, r.w, r.h };
+		if (SDL_RenderCopy(d->renderer, d->texture, NULL, &dst))
+			return vv_sdl_fail(s, "cannot draw the frame");
+	}
+	if (d->overlay_shown && d->overlay) {
+		dst = (SDL_Rect){ 0, 0, d->overlay_w, d->overlay_h };
+		if (SDL_RenderCopy(d->renderer, d->overlay, NULL, &dst))
+			return vv_sdl_fail(s, "cannot draw the overlay");
+	}
+	return 0;
+}
+
+static int vv_sdl_show(struct vv_sink *s, const struct vv_frame *f,
+		       const struct vv_overlay_bitmap *ov)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (!d->texture)
+		return vv_sink_fail(s, "frame shown before start");
+	if (f) {
+		if (f->mode.width != d->mode.width ||
+		    f->mode.height != d->mode.height ||
+		    f->mode.fourcc != d->mode.fourcc)
+			return vv_sink_fail(s, "frame does not match the mode");
+		if (d->uploader->upload(d->texture, f, d->xmap))
+			return vv_sdl_fail(s, "cannot upload the frame");
+		d->have_frame = true;
+	}
+	d->overlay_shown = ov != NULL;
+	if (ov && vv_sdl_update_overlay(s, ov))
+		return -1;
+	if (vv_sdl_draw(s))
+		return -1;
+	SDL_RenderPresent(d->renderer);
+	return 0;
+}
+
+static int vv_sdl_poll(struct vv_sink *s, enum vv_action *actions, int max)
+{
+	struct vv_sdl *d = s->priv;
+	bool full = SDL_GetWindowFlags(d->window) & SDL_WINDOW_FULLSCREEN;
+	SDL_Event ev;
+	int n = 0;
+
+	while (n < max && SDL_PollEvent(&ev)) {
+		switch (ev.type) {
+		case SDL_QUIT:
+			actions[n++] = VV_ACTION_QUIT;
+			break;
+		case SDL_WINDOWEVENT:
+			if (ev.window.event == SDL_WINDOWEVENT_EXPOSED ||
+			    ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+				actions[n++] = VV_ACTION_REDRAW;
+			break;
+		case SDL_KEYDOWN:
+			switch (ev.key.keysym.sym) {
+			case SDLK_ESCAPE:
+				/* Leave fullscreen first, quit from a window. */
+				actions[n++] = full ? VV_ACTION_FULLSCREEN :
+						      VV_ACTION_QUIT;
+				break;
+			case SDLK_q:
+				actions[n++] = VV_ACTION_QUIT;
+				break;
+			case SDLK_f:
+				actions[n++] = VV_ACTION_FULLSCREEN;
+				break;
+			case SDLK_SPACE:
+			case SDLK_p:
+				actions[n++] = VV_ACTION_PAUSE;
+				break;
+			case SDLK_s:
+				actions[n++] = VV_ACTION_SNAPSHOT;
+				break;
+			case SDLK_o:
+			case SDLK_i:
+				actions[n++] = VV_ACTION_OVERLAY;
+				break;
+			}
+			break;
+		}
+	}
+	return n;
+}
+
+static int vv_sdl_set_fullscreen(struct vv_sink *s, bool on)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (SDL_SetWindowFullscreen(d->window,
+				    on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0))
+		return vv_sdl_fail(s, "fullscreen");
+	return 0;
+}
+
+/* Read back what the renderer drew, not the raw frame. */
+static int vv_sdl_snapshot(struct vv_sink *s, const char *path)
+{
+	struct vv_sdl *d = s->priv;
+	struct vcap_mode m = { 0 };
+	uint8_t *rgb;
+	int w, h, ret = 0;
+
+	if (vv_sdl_draw(s))
+		return -1;
+	if (SDL_GetRendererOutputSize(d->renderer, &w, &h))
+		return vv_sdl_fail(s, "renderer output size");
+	m.fourcc = vcap_fourcc_parse("RGB24");
+	m.width = w;
+	m.height = h;
+	m.bytesperline = w * 3;
+	m.sizeimage = m.bytesperline * h;
+	rgb = malloc(m.sizeimage);
+	if (!rgb)
+		return vv_sink_fail(s, "out of memory");
+	if (SDL_RenderReadPixels(d->renderer, NULL, SDL_PIXELFORMAT_RGB24, rgb,
+				 m.bytesperline))
+		ret = vv_sdl_fail(s, "cannot read the rendered picture");
+	else if (vcap_png_write(path, &m, rgb, m.sizeimage))
+		ret = vv_sink_fail(s, "%s", vcap_last_error());
+	free(rgb);
+	/* The back buffer was drawn for reading: put it on screen too. */
+	SDL_RenderPresent(d->renderer);
+	return ret;
+}
+
+static void vv_sdl_stop(struct vv_sink *s)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (!d)
+		return;
+	if (d->texture)
+		SDL_DestroyTexture(d->texture);
+	d->texture = NULL;
+	if (d->overlay)
+		SDL_DestroyTexture(d->overlay);
+	d->overlay = NULL;
+	d->have_frame = false;
+}
+
+static void vv_sdl_destroy(struct vv_sink *s)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (!d)
+		return;
+	vv_sdl_stop(s);
+	if (d->renderer)
+		SDL_DestroyRenderer(d->renderer);
+	if (d->window)
+		SDL_DestroyWindow(d->window);
+	SDL_Quit();
+	free(d->xmap);
+	free(d);
+	s->priv = NULL;
+}
+
+const struct vv_sink_ops vv_sink_sdl_ops = {
+	.name = "sdl",
+	.init = vv_sdl_init,
+	.start = vv_sdl_start,
+	.show = vv_sdl_show,
+	.poll = vv_sdl_poll,
+	.set_fullscreen = vv_sdl_set_fullscreen,
+	.snapshot = vv_sdl_snapshot,
+	.stop = vv_sdl_stop,
+	.destroy = vv_sdl_destroy,
+};

@@ -395,6 +395,11 @@ void vcap_stats_start(struct vcap_stats *st);
 void vcap_stats_add(struct vcap_stats *st, uint64_t sequence,
 		    uint64_t timestamp_ns, uint64_t dequeue_ns,
 		    uint32_t flags);
+/*
+ * The sequence the next frame follows, without counting a frame: for a
+ * frame that only starts the clock.
+ */
+void vcap_stats_baseline(struct vcap_stats *st, uint64_t sequence);
 /* Count a frame from its view. */
 void vcap_stats_frame(struct vcap_stats *st, const struct vcap_frame *frame);
 /* Freeze the wall and CPU clocks. */
@@ -483,6 +488,7 @@ struct vcap_verify {
 	bool have_prev;
 	uint64_t prev_sequence;
 	uint64_t prev_stamp;
+	uint64_t prev_timestamp_ns;
 	/* The first failure, kept once set. */
 	enum vcap_verify_status status;
 	uint64_t bad_frame;		/* index (from 0) of the first bad */

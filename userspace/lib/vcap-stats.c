@@ -129,6 +129,12 @@ void vcap_stats_add(struct vcap_stats *st, uint64_t sequence,
 		add_latency(st, dequeue_ns - timestamp_ns);
 }
 
+void vcap_stats_baseline(struct vcap_stats *st, uint64_t sequence)
+{
+	st->prev_seq = sequence;
+	st->have_prev = true;
+}
+
 void vcap_stats_frame(struct vcap_stats *st, const struct vcap_frame *frame)
 {
 	vcap_stats_add(st, frame->sequence, frame->timestamp_ns,

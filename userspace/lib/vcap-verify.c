@@ -146,6 +146,19 @@ enum vcap_verify_status vcap_verify_frame(struct vcap_verify *v,
 		if (s == VCAP_VERIFY_OK)
 			s = s2;
 	}
+	/* Capture times never go backwards, whatever the clock. */
+	if (v->have_prev && f->timestamp_ns && v->prev_timestamp_ns &&
+	    f->timestamp_ns < v->prev_timestamp_ns) {
+		s2 = fail(v, index, VCAP_VERIFY_REORDER,
+			  "sequence %llu: timestamp went back %llu ns",
+			  (unsigned long long)f->sequence,
+			  (unsigned long long)(v->prev_timestamp_ns -
+					       f->timestamp_ns));
+		if (s == VCAP_VERIFY_OK)
+			s = s2;
+	}
+	if (f->timestamp_ns > v->prev_timestamp_ns)
+		v->prev_timestamp_ns = f->timestamp_ns;
 	if (!v->have_prev || f->sequence > v->prev_sequence)
 		v->prev_sequence = f->sequence;
 	v->have_prev = true;

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR MIT
+/*
+ * vcap-stream bench: a frame-rate run reporting fps over wall time,
+ * drops, latency percentiles and CPU time per frame, as text or JSON.
+ */
+#include "vs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SECONDS	5.0
+
+static void bench_usage(FILE *f)
+{
+	fputs("Usage: vcap-stream bench -d DEV | --vram DEV [--fmt F --size WxH --fps R]\n"
+	      "                         [-n N | -t SECONDS] [--json] [--copy]\n"
+	      "Stream and measure: frames per second counted over wall time (not\n"
+	      "buffer timestamps), drops from sequence gaps, latency from the\n"
+	      "buffer's timestamp to its dequeue (p50/p95/p99/max, monotonic\n"
+	      "timestamps only), and this process's CPU time per frame.  The\n"
+	      "first frame starts the clock and is not counted.  Also reports one\n"
+	      "memcpy of a frame in this process, the floor of a copy path.\n"
+	      "Default 5 seconds.\n\n",
+	      f);
+	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
+			 VS_OPT_JSON | VS_OPT_COPY | VS_OPT_STREAM);
+}
+
+static int bench_check(struct vs_opts *o, char *err, size_t size)
+{
+	(void)err;
+	(void)size;
+	if (!o->count && o->seconds <= 0)
+		o->seconds = DEFAULT_SECONDS;
+	return 0;
+}
+
+/* Best of a few copies of size bytes, in ns. */
+static uint64_t memcpy_ns(size_t size)
+{
+	uint64_t best = UINT64_MAX;
+	uint8_t *a, *b;
+
+	if (!size)
+		return 0;
+	a = malloc(size);
+	b = malloc(size);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return 0;
+	}
+	memset(a, 0x5a, size);
+	memset(b, 0xa5, size);
+	for (int i = 0; i < 5; i++) {
+		uint64_t t0 = vcap_now_ns(), t;
+
+		memcpy(b, a, size);
+		__asm__ volatile("" : : "r"(b) : "memory");
+		t = vcap_now_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	free(a);
+	free(b);
+	return best;
+}
+
+static void print_json(const struct vs_opts *o, const struct vcap_source *src,
+		       const char *driver, const struct vcap_stats_summary *s,
+		       uint64_t torn, uint64_t copy_ns)
+{
+	char fcc[VCAP_FOURCC_STR_LEN];
+	const struct vcap_mode *m = &src->mode;
+
+	printf("{\"device\": \"%s\", \"source\": \"%s\", \"driver\": \"%s\", "
+	       "\"fourcc\": \"%s\", \"width\": %u, \"height\": %u, "
+	       "\"sizeimage\": %u, \"interval\": [%u, %u], \"copy\": %s, "
+	       "\"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
+	       "\"drops\": %llu, \"reorders\": %llu, \"errors\": %llu, "
+	       "\"torn\": %llu, "
+	       "\"latency_ns\": {\"samples\": %llu, \"p50\": %llu, "
+	       "\"p95\": %llu, \"p99\": %llu, \"max\": %llu}, "
+	       "\"cpu_ns_per_frame\": %llu, \"cpu_user_ns\": %llu, "
+	       "\"cpu_sys_ns\": %llu, \"memcpy_ns_per_frame\": %llu}\n",
+	       src->path, vcap_source_kind(src), driver,
+	       vcap_fourcc_str(m->fourcc, fcc), m->width, m->height,
+	       m->sizeimage, m->interval_num, m->interval_den,
+	       o->copy ? "true" : "false",
+	       (unsigned long long)s->frames, s->wall_ns / 1e9, s->fps,
+	       (unsigned long long)s->drops, (unsigned long long)s->reorders,
+	       (unsigned long long)s->errors, (unsigned long long)torn,
+	       (unsigned long long)s->latency_samples,
+	       (unsigned long long)s->latency_p50,
+	       (unsigned long long)s->latency_p95,
+	       (unsigned long long)s->latency_p99,
+	       (unsigned long long)s->latency_max,
+	       (unsigned long long)s->cpu_ns_per_frame,
+	       (unsigned long long)s->cpu_user_ns,
+	       (unsigned long long)s->cpu_sys_ns,
+	       (unsigned long long)copy_ns);
+}
+
+static void print_table(const struct vcap_source *src, const char *driver,
+			const struct vcap_stats_summary *s, uint64_t torn,
+			uint64_t copy_ns)
+{
+	char mode[96];
+
+	printf("bench: %s (%s, %s), %s\n", src->path, vcap_source_kind(src),
+	       driver, vcap_mode_str(&src->mode, mode, sizeof(mode)));
+	printf("  %-18s %llu in %.3f s\n", "frames",
+	       (unsigned long long)s->frames, s->wall_ns / 1e9);
+	printf("  %-18s %.2f\n", "fps (wall time)", s->fps);
+	printf("  %-18s %llu\n", "drops", (unsigned long long)s->drops);
+	printf("  %-18s %llu reordered, %llu flagged, %llu torn\n", "errors",
+	       (unsigned long long)s->reorders,
+	       (unsigned long long)s->errors, (unsigned long long)torn);
+	if (s->latency_samples)
+		printf("  %-18s p50 %.3f  p95 %.3f  p99 %.3f  max %.3f ms\n",
+		       "latency", s->latency_p50 / 1e6, s->latency_p95 / 1e6,
+		       s->latency_p99 / 1e6, s->latency_max / 1e6);
+	else
+		printf("  %-18s n/a (timestamps not on this clock)\n",
+		       "latency");
+	printf("  %-18s %.3f ms (user %.3f, sys %.3f ms total %.3f s)\n",
+	       "cpu per frame", s->cpu_ns_per_frame / 1e6,
+	       s->frames ? s->cpu_user_ns / 1e6 / s->frames : 0,
+	       s->frames ? s->cpu_sys_ns / 1e6 / s->frames : 0,
+	       (s->cpu_user_ns + s->cpu_sys_ns) / 1e9);
+	printf("  %-18s %.3f ms\n", "memcpy of a frame", copy_ns / 1e6);
+}
+
+static int bench_run(const struct vs_opts *o)
+{
+	struct vcap_stats_summary s;
+	struct vcap_source *src;
+	struct vs_progress prog;
+	struct vcap_stats *st;
+	struct vcap_frame f;
+	uint8_t *copy = NULL;
+	uint64_t start = 0, torn = 0, frames = 0, copy_ns;
+	bool started = false;
+	char driver[32];
+	int rc = 0, ret;
+
+	vs_install_signals();
+	src = vs_open_source(o, "bench");
+	if (!src)
+		return 1;
+	st = vcap_stats_new(0);
+	copy_ns = memcpy_ns(vcap_mode_frame_size(&src->mode));
+	if (o->copy)
+		copy = malloc(src->mode.sizeimage ? src->mode.sizeimage :
+				      vcap_mode_frame_size(&src->mode) + 1);
+	if (!st || (o->copy && !copy)) {
+		vs_error("bench", "out of memory");
+		rc = 1;
+		goto out;
+	}
+	vs_driver_name(o, driver, sizeof(driver));
+	vs_progress_init(&prog, o);
+	for (;;) {
+		ret = vcap_source_next(src, &f, o->timeout_ms);
+		if (ret == VCAP_TIMEOUT && !vs_stop) {
+			vs_error("bench", "%s: no frame within %d ms (stalled)",
+				 src->path, o->timeout_ms);
+			rc = 1;
+			break;
+		}
+		if (ret != 0) {
+			if (!vs_stop) {
+				vs_error("bench", "%s", vcap_last_error());
+				rc = 1;
+			}
+			break;
+		}
+		if (o->copy) {
+			size_t n = f.bytesused;
+
+			if (src->mode.sizeimage && n > src->mode.sizeimage)
+				n = src->mode.sizeimage;
+			memcpy(copy, f.data, n);
+		}
+		if (!vcap_source_frame_valid(src, &f)) {
+			f.flags |= VCAP_FRAME_TORN;
+			torn += started;
+		}
+		if (!started) {
+			/* The first frame pays for start-up: it starts the run. */
+			vcap_stats_start(st);
+			vcap_stats_baseline(st, f.sequence);
+			start = vcap_now_ns();
+			started = true;
+		} else {
+			vcap_stats_frame(st, &f);
+			frames++;
+		}
+		if (vcap_source_release(src, &f) < 0) {
+			vs_error("bench", "%s", vcap_last_error());
+			rc = 1;
+			break;
+		}
+		vs_progress_update(&prog, st, frames);
+		if (vs_done(o, frames, start))
+			break;
+	}
+	vs_progress_done(&prog);
+	vcap_stats_stop(st);
+	vcap_stats_get(st, &s);
+	if (rc == 0 || s.frames) {
+		if (o->json)
+			print_json(o, src, driver, &s, torn, copy_ns);
+		else
+			print_table(src, driver, &s, torn, copy_ns);
+	}
+out:
+	vcap_stats_destroy(st);
+	vcap_source_close(src);
+	free(copy);
+	return rc;
+}
+
+const struct vs_cmd vs_cmd_bench = {
+	.name = "bench",
+	.summary = "measure fps, drops, latency and CPU per frame",
+	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_JSON |
+		VS_OPT_COPY | VS_OPT_STREAM,
+	.usage = bench_usage,
+	.check = bench_check,
+	.run = bench_run,
+};

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
+/* vcap-stream: the subcommand table, options and shared helpers. */
+#ifndef VS_H
+#define VS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libvcap.h>
+
+/* Which options a subcommand takes (vs_opts fields). */
+#define VS_OPT_DEVICE	(1u << 0)	/* -d DEV, --vram DEV */
+#define VS_OPT_MODE	(1u << 1)	/* --fmt, --size, --fps */
+#define VS_OPT_LENGTH	(1u << 2)	/* -n N, -t SECONDS */
+#define VS_OPT_OUTPUT	(1u << 3)	/* -o FILE, --y4m, --raw, --snapshot */
+#define VS_OPT_STAMPS	(1u << 4)	/* --stamps, --no-stamps */
+#define VS_OPT_JSON	(1u << 5)	/* --json */
+#define VS_OPT_STREAM	(1u << 6)	/* --buffers, --timeout, --dmabuf */
+#define VS_OPT_COPY	(1u << 7)	/* --copy */
+
+enum vs_stamps {
+	VS_STAMPS_AUTO,		/* on for vcap devices in stamped formats */
+	VS_STAMPS_ON,
+	VS_STAMPS_OFF,
+};
+
+struct vs_opts {
+	const char *device;		/* V4L2 node */
+	const char *vram;		/* VRAM node */
+	struct vcap_mode mode;		/* requested; zero fields: keep */
+	uint64_t count;			/* frames; 0: not given */
+	double seconds;			/* 0: not given */
+	const char *output;		/* "-" is stdout */
+	const char *snapshot;		/* PNG of the last frame */
+	bool y4m, raw;
+	enum vs_stamps stamps;
+	bool json;
+	bool copy;			/* bench: copy every frame out */
+	bool dmabuf;
+	unsigned int buffers;
+	int timeout_ms;			/* per frame */
+	bool quiet;			/* -q: no progress line */
+	bool help;
+};
+
+struct vs_cmd {
+	const char *name;
+	const char *summary;
+	uint32_t opts;			/* VS_OPT_* accepted */
+	void (*usage)(FILE *f);
+	/* Check the combination after parsing: 0, or -1 with a message. */
+	int (*check)(struct vs_opts *o, char *err, size_t size);
+	int (*run)(const struct vs_opts *o);
+};
+
+extern const struct vs_cmd vs_cmd_list, vs_cmd_formats, vs_cmd_capture,
+	vs_cmd_verify, vs_cmd_bench;
+
+/* The command table, NULL-terminated. */
+extern const struct vs_cmd *const vs_cmds[];
+const struct vs_cmd *vs_find_cmd(const char *name);
+void vs_usage(FILE *f);
+
+/*
+ * Parse argv (argv[0] is the subcommand) for cmd into o.  Returns 0, or
+ * -1 with a one-line reason in err.  --help sets o->help.
+ */
+int vs_parse(const struct vs_cmd *cmd, int argc, char **argv,
+	     struct vs_opts *o, char *err, size_t size);
+
+/* Value parsers, 0 or -1: "640x480", "30" / "30000/1001" / "29.97". */
+int vs_parse_size(const char *s, uint32_t *w, uint32_t *h);
+int vs_parse_fps(const char *s, uint32_t *num, uint32_t *den);
+int vs_parse_count(const char *s, uint64_t *n);
+int vs_parse_seconds(const char *s, double *t);
+
+/* Usage text of the options shared between subcommands. */
+void vs_usage_options(FILE *f, uint32_t opts);
+
+/* Runtime helpers */
+
+/* Set by SIGINT/SIGTERM: stop at the next frame boundary. */
+extern volatile int vs_stop;
+void vs_install_signals(void);
+
+/* Open and start the source o names; prints the error on failure. */
+struct vcap_source *vs_open_source(const struct vs_opts *o,
+				   const char *cmd);
+/* The V4L2 driver name of o's device, or "vcap" for VRAM. */
+void vs_driver_name(const struct vs_opts *o, char *buf, size_t size);
+/* Whether a run of o is over after frames frames since start_ns. */
+bool vs_done(const struct vs_opts *o, uint64_t frames, uint64_t start_ns);
+
+/* "cmd: message" on stderr. */
+void vs_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A progress line on stderr, only when stderr is a terminal. */
+struct vs_progress {
+	bool enabled;
+	uint64_t last_ns;
+	bool shown;
+};
+
+void vs_progress_init(struct vs_progress *p, const struct vs_opts *o);
+void vs_progress_update(struct vs_progress *p, const struct vcap_stats *st,
+			uint64_t frames);
+void vs_progress_done(struct vs_progress *p);
+
+#endif /* VS_H */

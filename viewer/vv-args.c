@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define VV_DEFAULT_DEVICE	"/dev/video0"
 /* With --frames, a source that sends nothing for this long is an error. */
@@ -96,6 +97,23 @@ static bool vv_parse_double(const char *s, double min, double max, double *out)
 	       *out <= max;
 }
 
+/* libvcap's names and codes, and the names other tools use. */
+static uint32_t vv_parse_format(const char *s)
+{
+	static const struct {
+		const char *alias;
+		const char *name;
+	} aliases[] = {
+		{ "YUV420", "YU12" }, { "I420", "YU12" }, { "IYUV", "YU12" },
+		{ "YUY2", "YUYV" },   { "Y8", "GREY" },
+	};
+
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcasecmp(s, aliases[i].alias))
+			s = aliases[i].name;
+	return vcap_fourcc_parse(s);
+}
+
 enum {
 	VV_OPT_CARD = 256,
 	VV_OPT_SNAPSHOT,
@@ -143,7 +161,7 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 			o->device = optarg;
 			break;
 		case 'f':
-			o->mode.fourcc = vcap_fourcc_parse(optarg);
+			o->mode.fourcc = vv_parse_format(optarg);
 			if (!o->mode.fourcc || !vv_uploader_find(o->mode.fourcc))
 				return vv_bad(err, "unsupported format", optarg);
 			break;

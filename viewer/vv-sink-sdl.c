@@ -127,6 +127,11 @@ static int vv_sdl_draw(struct vv_sink *s)
 
 	if (SDL_GetRendererOutputSize(d->renderer, &w, &h))
 		return vv_sdl_fail(s, "renderer output size");
+	/*
+	 * The window may have changed size (fullscreen, a window manager)
+	 * before its event reached the renderer: draw over all of it.
+	 */
+	SDL_RenderSetViewport(d->renderer, NULL);
 	SDL_SetRenderDrawColor(d->renderer, 0, 0, 0, 255);
 	SDL_RenderClear(d->renderer);
 	if (d->have_frame) {

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Headless runs of vcap-view against its built-in colour bars: the PNG
+# snapshot (read back from the renderer) must show the bars; bad input
+# must end with one line naming the cause and a non-zero status.
+#
+# usage: headless.sh VCAP_VIEW VV_IMGCHECK CASE
+set -u
+view=$1
+check=$2
+case_=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vv-headless.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# run_ok ARGS...: vcap-view must succeed.
+run_ok() {
+	timeout 60 "$view" "$@" >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 0 ] || fail "vcap-view $* exited $rc"
+}
+
+# run_bad WORD ARGS...: vcap-view must fail with one line holding WORD.
+run_bad() {
+	word=$1
+	shift
+	start=$(date +%s)
+	timeout 60 "$view" "$@" >out 2>err
+	rc=$?
+	took=$(($(date +%s) - start))
+	cat out err
+	[ $rc -ne 0 ] || fail "vcap-view $* succeeded"
+	[ $rc -ne 124 ] || fail "vcap-view $* hung"
+	[ "$(wc -l <err)" -eq 1 ] || fail "want one line on stderr, got $(wc -l <err)"
+	grep -q "^vcap-view: .*$word" err || fail "the error does not name '$word'"
+	echo "ok: exit $rc after ${took}s"
+}
+
+offscreen() {
+	SDL_VIDEODRIVER=offscreen "$@"
+}
+
+case $case_ in
+fmt-*)
+	fmt=${case_#fmt-}
+	tol=0
+	case $fmt in YUYV|UYVY|NV12|YUV420) tol=3 ;; esac
+	SDL_VIDEODRIVER=offscreen run_ok -d test:bars -f "$fmt" -s 320x240 \
+		--frames 10 --snapshot snap.png
+	if [ "$fmt" = GREY ]; then
+		# The grey bars carry each colour bar's green level.
+		set -- 20,144=bfbfbf 60,144=bfbfbf 100,144=bfbfbf \
+			140,144=bfbfbf 180,144=000000 220,144=000000 \
+			260,144=000000 300,144=000000
+	else
+		set -- --bars
+	fi
+	"$check" snap.png --size 320x240 --tolerance $tol "$@" ||
+		fail "the snapshot does not show the bars"
+	;;
+overlay)
+	# The overlay is in the snapshot: the read-back is what was drawn.
+	SDL_VIDEODRIVER=offscreen run_ok -d test:bars --overlay --frames 10 \
+		--snapshot snap.png
+	"$check" snap.png --size 640x480 --tolerance 3 --bars '2,2<100' \
+		'500,2=0000bf' || fail "no overlay in the snapshot"
+	;;
+xvfb-fullscreen)
+	# A 16:9 source fullscreen on a 4:3 screen: letterboxed, aspect kept.
+	# Software rendering: Mesa's GLX on Xvfb, with no window manager,
+	# does not follow the window to its fullscreen size.
+	SDL_RENDER_DRIVER=software xvfb-run -a -s "-screen 0 1024x768x24" "$view" -d test:bars \
+		-f RGB24 -s 320x180 --fullscreen --frames 20 \
+		--snapshot snap.png >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 0 ] || fail "vcap-view under Xvfb exited $rc"
+	"$check" snap.png --size 1024x768 --rect 0,96,1024,576 --bars \
+		'512,40=000000' '512,730=000000' ||
+		fail "the fullscreen picture is not letterboxed bars"
+	;;
+xvfb)
+	# An X server and SDL's default (OpenGL) renderer, as on a desktop.
+	xvfb-run -a -s "-screen 0 1024x768x24" "$view" -d test:bars \
+		-f YUYV --frames 20 --snapshot snap.png >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 0 ] || fail "vcap-view under Xvfb exited $rc"
+	"$check" snap.png --size 640x480 --tolerance 3 --bars ||
+		fail "the snapshot does not show the bars"
+	;;
+no-device)
+	offscreen run_bad /dev/nonexistent-video0 -d /dev/nonexistent-video0 ;;
+not-capture)
+	offscreen run_bad /dev/null -d /dev/null ;;
+bad-format)
+	offscreen run_bad MJPG -d test:bars -f MJPG ;;
+bad-source-mode)
+	# A size the source cannot produce in a 4:2:2 format (odd width).
+	offscreen run_bad test:bars -d test:bars -f YUYV -s 321x240 ;;
+no-display)
+	SDL_VIDEODRIVER=nosuchdriver DISPLAY= run_bad "no display" \
+		-d test:bars --frames 5 ;;
+stall)
+	offscreen run_bad stalled -d test:bars,stall=3 --frames 10 \
+		--timeout 1 ;;
+no-kms)
+	run_bad /dev/null -d test:bars -o kms --card /dev/null ;;
+*)
+	fail "unknown case $case_" ;;
+esac
+echo "PASS: $case_"

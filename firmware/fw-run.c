@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The firmware's main loop: requests, frames on an absolute schedule,
+ * heartbeat, interrupts, the control socket, and faults on demand.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+#include "fw-log.h"
+#include "fw-run.h"
+#include "vcap-stamp.h"
+
+int fw_verbose;
+
+static const char * const fw_patterns[VCAP_PATTERN_COUNT] = {
+	[VCAP_PATTERN_BARS] = "bars",
+	[VCAP_PATTERN_MOVING_BOX] = "box",
+	[VCAP_PATTERN_GRADIENT] = "gradient",
+	[VCAP_PATTERN_CHECKERBOARD] = "checkerboard",
+	[VCAP_PATTERN_SOLID_WHITE] = "white",
+	[VCAP_PATTERN_SOLID_BLACK] = "black",
+	[VCAP_PATTERN_SOLID_RED] = "red",
+	[VCAP_PATTERN_SOLID_GREEN] = "green",
+	[VCAP_PATTERN_SOLID_BLUE] = "blue",
+	[VCAP_PATTERN_NOISE] = "noise",
+};
+
+int fw_pattern_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < VCAP_PATTERN_COUNT; i++)
+		if (!strcmp(name, fw_patterns[i]))
+			return i;
+	return -1;
+}
+
+const char *fw_pattern_name(u32 pattern)
+{
+	return pattern < VCAP_PATTERN_COUNT ? fw_patterns[pattern] : "?";
+}
+
+int fw_run_init(struct fw_run *r, const char *shm_path, u64 size,
+		const char *socket_path, const char *ctl_path,
+		char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->signal_fd = -1;
+	r->pattern_override = -1;
+	r->hostile_rng = 0x12345678;
+	fw_fault_init(&r->fault);
+	if (!shm_path && !socket_path) {
+		snprintf(err, errlen, "no board memory: give --shm (ivshmem-plain) or --socket (ivshmem-doorbell)");
+		return -EINVAL;
+	}
+	if (fw_board_open(&r->board, shm_path, size, err, errlen))
+		return -EINVAL;
+	if (socket_path) {
+		if (fw_server_open(&r->server, socket_path, r->board.fd, err,
+				   errlen))
+			goto err_board;
+		r->has_server = true;
+	}
+	if (ctl_path) {
+		if (fw_ctl_open(&r->ctl, ctl_path, err, errlen))
+			goto err_server;
+		r->has_ctl = true;
+	}
+	r->source = fw_source_pattern_new();
+	if (!r->source) {
+		snprintf(err, errlen, "out of memory");
+		goto err_ctl;
+	}
+	r->id.name = "vcap virtual board";
+	r->id.serial = "VCAP-0001";
+	r->id.caps = VCAP_CAP_HFLIP | VCAP_CAP_VFLIP | VCAP_CAP_PATTERNS |
+		     (r->has_server ? VCAP_CAP_DOORBELL : 0);
+	r->id.fw_peer_id = FW_PEER_ID;
+	fw_board_reset(&r->board, &r->id);
+	r->last_tick = fw_now_ns();
+	return 0;
+
+err_ctl:
+	if (r->has_ctl)
+		fw_ctl_close(&r->ctl);
+err_server:
+	if (r->has_server)
+		fw_server_close(&r->server);
+err_board:
+	fw_board_close(&r->board);
+	return -EINVAL;
+}
+
+void fw_run_fini(struct fw_run *r)
+{
+	/* The board goes away with its firmware. */
+	if (r->board.ctrl)
+		fw_board_vanish(&r->board);
+	if (r->has_ctl)
+		fw_ctl_close(&r->ctl);
+	if (r->has_server)
+		fw_server_close(&r->server);
+	fw_source_destroy(r->source);
+	fw_board_close(&r->board);
+	r->has_ctl = false;
+	r->has_server = false;
+	r->source = NULL;
+}
+
+void fw_run_set_source(struct fw_run *r, struct fw_source *s)
+{
+	fw_source_destroy(r->source);
+	r->source = s;
+	fw_board_invalidate(&r->board);
+}
+
+static void fw_run_notify(struct fw_run *r, unsigned int vector)
+{
+	if (r->has_server)
+		fw_server_notify(&r->server, vector);
+}
+
+int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
+		 u32 fps, u32 pattern)
+{
+	struct vcap_board_request req;
+	int err;
+
+	memset(&req, 0, sizeof(req));
+	req.cmd = cpu_to_le32(VCAP_CMD_START);
+	req.fourcc = cpu_to_le32(fourcc);
+	req.width = cpu_to_le32(width);
+	req.height = cpu_to_le32(height);
+	req.interval_num = cpu_to_le32(1);
+	req.interval_den = cpu_to_le32(fps);
+	req.pattern = cpu_to_le32(pattern);
+	err = fw_board_apply(&r->board, &req);
+	if (!err)
+		fw_run_notify(r, VCAP_VEC_STATUS);
+	return err;
+}
+
+static u32 fw_run_rand(struct fw_run *r)
+{
+	u32 x = r->hostile_rng;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	r->hostile_rng = x;
+	return x;
+}
+
+static void fw_run_frame(struct fw_run *r, u64 now)
+{
+	struct fw_board *b = &r->board;
+	const struct fw_mode *m = &b->mode;
+	struct fw_frame_req req;
+	u64 seq = b->next_seq++, prev, period;
+	u32 slot, flags = 0;
+	struct vcap_gen g;
+	u8 *dst;
+
+	period = (u64)m->interval_num * 1000000000ull / m->interval_den;
+	if (now > fw_pace_deadline(&r->pace) + period / 2)
+		r->late_started++;
+	if (r->fault.drop) {
+		/* Lost on the way: the sequence number is spent. */
+		r->fault.drop--;
+		r->fault.dropped++;
+		r->frames_dropped++;
+		fw_pace_advance(&r->pace, fw_now_ns());
+		return;
+	}
+	req.fmt = m->fmt;
+	req.pattern = r->pattern_override >= 0 ? (u32)r->pattern_override :
+						 m->pattern;
+	req.flags = m->flags;
+	dst = fw_board_frame_begin(b, &slot, &prev);
+	if (b->no_signal) {
+		flags |= VCAP_SLOT_NO_SIGNAL;
+		if (!vcap_gen_init(&g, &req.fmt, VCAP_PATTERN_SOLID_BLACK, 0))
+			vcap_gen_render(&g, dst, seq, prev);
+	} else {
+		r->source->ops->render(r->source, &req, dst, seq, prev);
+	}
+	fw_board_frame_end(b, slot, seq, now, m->fmt.sizeimage, flags);
+	if (r->fault.corrupt != FW_CORRUPT_NONE) {
+		fw_board_corrupt(b, slot, r->fault.corrupt);
+		r->fault.corrupt = FW_CORRUPT_NONE;
+	}
+	fw_pace_advance(&r->pace, fw_now_ns());
+	b->frames_late = r->late_started + r->pace.late;
+	fw_run_notify(r, VCAP_VEC_FRAME);
+}
+
+/* Faults that change what the board is: signal, resolution, death. */
+static bool fw_run_board_faults(struct fw_run *r)
+{
+	struct fw_fault *f = &r->fault;
+	struct fw_board *b = &r->board;
+	bool changed = false;
+	int err;
+
+	if (f->signal >= 0) {
+		changed |= fw_board_set_signal(b, f->signal);
+		f->signal = -1;
+	}
+	if (f->resize_w) {
+		err = fw_board_set_mode(b, b->mode.fmt.fourcc, f->resize_w,
+					f->resize_h);
+		if (err)
+			fw_err("fault resize %ux%u refused: %s\n", f->resize_w,
+			       f->resize_h, vcap_modes_err_str((u32)err));
+		else
+			changed = true;
+		f->resize_w = 0;
+		f->resize_h = 0;
+	}
+	return changed;
+}
+
+void fw_run_once(struct fw_run *r)
+{
+	struct pollfd pfd[FW_SERVER_MAX_FDS + 2];
+	struct fw_board *b = &r->board;
+	struct fw_fault *f = &r->fault;
+	u64 now = fw_now_ns(), due;
+	bool hung, stalled;
+	struct timespec ts;
+	int n = 0, nsrv = 0, ictl = -1, isig = -1;
+
+	hung = now < f->hang_until;
+	due = now + FW_REQUEST_POLL_NS;
+	if (f->dead) {
+		if (b->ctrl && now < f->die_until) {
+			fw_board_vanish(b);
+		} else {
+			/* Back from the dead: a fresh control page. */
+			f->dead = false;
+			fw_board_reset(b, &r->id);
+			fw_run_notify(r, VCAP_VEC_STATUS);
+		}
+	} else if (!hung) {
+		if (now - r->last_tick >= FW_TICK_NS) {
+			fw_board_tick(b);
+			r->last_tick = now;
+		}
+		if (fw_board_poll_request(b))
+			fw_run_notify(r, VCAP_VEC_STATUS);
+		if (fw_run_board_faults(r))
+			fw_run_notify(r, VCAP_VEC_STATUS);
+		stalled = now < f->stall_until;
+		if (b->mode_changed || (stalled && b->mode.streaming)) {
+			/* A new mode, or out of a stall: a new schedule. */
+			b->mode_changed = false;
+			fw_pace_start(&r->pace, b->mode.interval_num,
+				      b->mode.interval_den, f->stall_until > now ?
+				      f->stall_until : now);
+		}
+		if (b->mode.streaming && !stalled &&
+		    now >= fw_pace_deadline(&r->pace))
+			fw_run_frame(r, now);
+		if (b->mode.streaming && fw_pace_deadline(&r->pace) < due)
+			due = fw_pace_deadline(&r->pace);
+		if (f->hostile) {
+			fw_board_scribble(b, fw_run_rand(r), fw_run_rand(r));
+			r->hostile_writes++;
+			fw_run_notify(r, fw_run_rand(r) & 1);
+		}
+	}
+	while (f->storm) {
+		fw_run_notify(r, VCAP_VEC_FRAME);
+		fw_run_notify(r, VCAP_VEC_STATUS);
+		r->irq_storm_sent += 2;
+		f->storm--;
+	}
+
+	if (r->has_server)
+		n = nsrv = fw_server_pollfds(&r->server, pfd);
+	if (r->has_ctl) {
+		ictl = n;
+		pfd[n].fd = r->ctl.listen_fd;
+		pfd[n++].events = POLLIN;
+	}
+	if (r->signal_fd >= 0) {
+		isig = n;
+		pfd[n].fd = r->signal_fd;
+		pfd[n++].events = POLLIN;
+	}
+	now = fw_now_ns();
+	due = due > now ? due - now : 0;
+	ts.tv_sec = (time_t)(due / 1000000000ull);
+	ts.tv_nsec = (long)(due % 1000000000ull);
+	if (ppoll(pfd, (nfds_t)n, &ts, NULL) <= 0)
+		return;
+	if (nsrv && fw_server_handle(&r->server, pfd, nsrv) && !hung &&
+	    !f->dead && fw_board_poll_request(b))
+		fw_run_notify(r, VCAP_VEC_STATUS);
+	if (ictl >= 0 && (pfd[ictl].revents & POLLIN))
+		fw_ctl_serve(&r->ctl, fw_run_command, r);
+	if (isig >= 0 && (pfd[isig].revents & POLLIN))
+		r->quit = true;
+}
+
+int fw_run_loop(struct fw_run *r)
+{
+	while (!r->quit)
+		fw_run_once(r);
+	return 0;
+}
+
+static void fw_run_stats(struct fw_run *r, FILE *out)
+{
+	const struct fw_board *b = &r->board;
+	const struct fw_mode *m = &b->mode;
+	static const char * const states[] = {
+		"stopped", "streaming", "no-signal"
+	};
+
+	fprintf(out, "state=%s\n", r->fault.dead ? "dead" :
+		b->state < 3 ? states[b->state] : "?");
+	if (m->streaming)
+		fprintf(out, "mode=%.4s %ux%u bytesperline=%u sizeimage=%u interval=%u/%u slots=%u\n",
+			(const char *)&m->fmt.fourcc, m->fmt.width,
+			m->fmt.height, m->fmt.bytesperline, m->fmt.sizeimage,
+			m->interval_num, m->interval_den, m->ring.num_slots);
+	else
+		fprintf(out, "mode=none\n");
+	fprintf(out, "mode_gen=%u\n", b->mode_gen);
+	fprintf(out, "source=%s\n", r->source->desc);
+	fprintf(out, "pattern=%s\n", r->pattern_override >= 0 ?
+		fw_pattern_name((u32)r->pattern_override) :
+		fw_pattern_name(m->pattern));
+	fprintf(out, "vram_size=%llu\n", (unsigned long long)b->size);
+	fprintf(out, "heartbeat=%llu\n", (unsigned long long)b->heartbeat);
+	fprintf(out, "frames_produced=%llu\n",
+		(unsigned long long)b->frames_produced);
+	fprintf(out, "frames_dropped=%llu\n",
+		(unsigned long long)r->frames_dropped);
+	fprintf(out, "frames_late=%llu\n", (unsigned long long)b->frames_late);
+	fprintf(out, "frames_overwritten=%llu\n",
+		(unsigned long long)b->frames_overwritten);
+	fprintf(out, "requests=%llu\n", (unsigned long long)b->requests);
+	fprintf(out, "requests_refused=%llu\n", (unsigned long long)b->refused);
+	fprintf(out, "last_error=%s\n", vcap_modes_err_str(b->last_error));
+	if (r->has_server) {
+		fprintf(out, "peers=%u\n", fw_server_peer_count(&r->server));
+		fprintf(out, "peer_connects=%llu\n",
+			(unsigned long long)r->server.connects);
+		fprintf(out, "peers_dropped=%llu\n",
+			(unsigned long long)r->server.dropped);
+		fprintf(out, "irq_received=%llu\n",
+			(unsigned long long)r->server.irq_received);
+		fprintf(out, "irq_sent=%llu\n",
+			(unsigned long long)r->server.irq_sent);
+	}
+	fprintf(out, "hostile_writes=%llu\n",
+		(unsigned long long)r->hostile_writes);
+}
+
+static int fw_run_cmd_start(struct fw_run *r, int argc, char **argv,
+			    FILE *out)
+{
+	unsigned int w, h, fps;
+	int pattern = 0, err;
+	char c;
+
+	if (argc < 4 || strlen(argv[1]) != 4 ||
+	    sscanf(argv[2], "%ux%u%c", &w, &h, &c) != 2 ||
+	    sscanf(argv[3], "%u%c", &fps, &c) != 1 ||
+	    (argc == 5 && (pattern = fw_pattern_by_name(argv[4])) < 0) ||
+	    argc > 5) {
+		fprintf(out, "usage: start FOURCC WxH FPS [PATTERN]");
+		return -1;
+	}
+	err = fw_run_start(r, VCAP_FOURCC(argv[1][0], argv[1][1], argv[1][2],
+					  argv[1][3]), w, h, fps, (u32)pattern);
+	if (err) {
+		fprintf(out, "mode refused: %s", vcap_modes_err_str((u32)err));
+		return -1;
+	}
+	return 0;
+}
+
+int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
+{
+	struct fw_run *r = ctx;
+	struct fw_source *s;
+	char err[512];
+	int p;
+
+	if (!strcmp(argv[0], "stats") && argc == 1) {
+		fw_run_stats(r, out);
+		return 0;
+	}
+	if (!strcmp(argv[0], "pattern") && argc == 2) {
+		p = strcmp(argv[1], "request") ? fw_pattern_by_name(argv[1]) :
+						 -1;
+		if (p < 0 && strcmp(argv[1], "request")) {
+			fprintf(out, "unknown pattern '%s'", argv[1]);
+			return -1;
+		}
+		r->pattern_override = p;
+		fw_board_invalidate(&r->board);
+		return 0;
+	}
+	if (!strcmp(argv[0], "source") && argc == 2) {
+		s = fw_source_parse(argv[1], err, sizeof(err));
+		if (!s) {
+			fprintf(out, "%s", err);
+			return -1;
+		}
+		fw_run_set_source(r, s);
+		return 0;
+	}
+	if (!strcmp(argv[0], "fault"))
+		return fw_fault_parse(&r->fault, argc, argv, fw_now_ns(), out);
+	if (!strcmp(argv[0], "start"))
+		return fw_run_cmd_start(r, argc, argv, out);
+	if (!strcmp(argv[0], "stop") && argc == 1) {
+		struct vcap_board_request req;
+
+		memset(&req, 0, sizeof(req));
+		fw_board_apply(&r->board, &req);
+		fw_run_notify(r, VCAP_VEC_STATUS);
+		return 0;
+	}
+	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source SPEC | start FOURCC WxH FPS [PATTERN] | stop | %s",
+		argv[0], fw_fault_usage);
+	return -1;
+}

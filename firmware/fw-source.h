@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Frame sources: what the board shows.  Test patterns, a looping Y4M file,
+ * or a file of raw frames; each is a struct fw_source with its ops.
+ */
+#ifndef FW_SOURCE_H
+#define FW_SOURCE_H
+
+#include <stddef.h>
+#include "vcap-pattern.h"
+
+/* What one frame must look like. */
+struct fw_frame_req {
+	struct vcap_frame_fmt fmt;
+	u32 pattern;		/* enum vcap_pattern */
+	u32 flags;		/* VCAP_REQ_HFLIP | VCAP_REQ_VFLIP */
+};
+
+struct fw_source;
+
+struct fw_source_ops {
+	/*
+	 * Draw frame seq, stamps included, into dst.  prev: the frame dst
+	 * holds from this source with the same request, or VCAP_GEN_NONE.
+	 */
+	void (*render)(struct fw_source *s, const struct fw_frame_req *req,
+		       u8 *dst, u64 seq, u64 prev);
+	void (*destroy)(struct fw_source *s);
+};
+
+struct fw_source {
+	const struct fw_source_ops *ops;
+	char desc[280];		/* for stats: "pattern", "y4m:clip.y4m" */
+};
+
+struct fw_source *fw_source_pattern_new(void);
+struct fw_source *fw_source_y4m_new(const char *path, char *err,
+				    size_t errlen);
+struct fw_source *fw_source_raw_new(const char *path, u32 fourcc, u32 width,
+				    u32 height, char *err, size_t errlen);
+
+/*
+ * From a command line spec: "pattern", "y4m:PATH" or
+ * "raw:PATH:FOURCC:WxH".  NULL with err filled on failure.
+ */
+struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen);
+
+void fw_source_destroy(struct fw_source *s);
+
+#endif /* FW_SOURCE_H */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static void usage(FILE *f)
 "                      black red green blue noise\n"
 "  --start FOURCC:WxH@FPS  stream from the start, without a driver request\n"
 "  --serial STR        board serial number\n"
+"  --realtime          SCHED_FIFO priority, for steady pacing on a busy host\n"
 "  -v, --verbose       log peers and faults\n"
 "\n"
 "ctl commands: stats | pattern NAME|request | source SPEC | stop |\n"
@@ -124,6 +126,7 @@ static int cmd_serve(int argc, char **argv)
 		{ "pattern", required_argument, NULL, 't' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "serial", required_argument, NULL, 'n' },
+		{ "realtime", no_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -134,6 +137,7 @@ static int cmd_serve(int argc, char **argv)
 	u32 fourcc = 0, w = 0, h = 0, fps = 0;
 	u64 size = FW_BOARD_DEFAULT_SIZE;
 	int pattern = -1, opt, ret;
+	bool realtime = false;
 	struct fw_source *src = NULL;
 	struct fw_run *r;
 	sigset_t mask;
@@ -178,6 +182,9 @@ static int cmd_serve(int argc, char **argv)
 			break;
 		case 'n':
 			serial = optarg;
+			break;
+		case 'R':
+			realtime = true;
 			break;
 		case 'v':
 			fw_verbose = 1;
@@ -238,6 +245,14 @@ static int cmd_serve(int argc, char **argv)
 		}
 	}
 
+	if (realtime) {
+		struct sched_param sp = { .sched_priority = 10 };
+
+		/* Frames on time even on a busy host; best effort. */
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			fprintf(stderr, "vcap-fw: --realtime: %s; running without\n",
+				strerror(errno));
+	}
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);

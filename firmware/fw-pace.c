@@ -49,3 +49,13 @@ void fw_pace_advance(struct fw_pace *p, uint64_t now_ns)
 		p->n = behind;
 	}
 }
+
+void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns)
+{
+	uint64_t late = p->late;
+
+	if (now_ns < fw_pace_deadline(p))
+		return;
+	fw_pace_advance(p, now_ns);
+	p->late = late;
+}

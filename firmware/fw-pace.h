@@ -31,4 +31,7 @@ uint64_t fw_pace_deadline(const struct fw_pace *p);
  */
 void fw_pace_advance(struct fw_pace *p, uint64_t now_ns);
 
+/* Move past every deadline up to now_ns without counting them late. */
+void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns);
+
 #endif /* FW_PACE_H */

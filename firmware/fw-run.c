@@ -161,11 +161,13 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 	struct fw_board *b = &r->board;
 	const struct fw_mode *m = &b->mode;
 	struct fw_frame_req req;
-	u64 seq = b->next_seq++, prev, period;
+	u64 seq = r->pace.n, prev, period;
 	u32 slot, flags = 0;
 	struct vcap_gen g;
 	u8 *dst;
 
+	/* The sequence counts frame periods: a frame not made is a gap. */
+	b->next_seq = seq + 1;
 	period = (u64)m->interval_num * 1000000000ull / m->interval_den;
 	if (now > fw_pace_deadline(&r->pace) + period / 2)
 		r->late_started++;
@@ -256,13 +258,14 @@ void fw_run_once(struct fw_run *r)
 		if (fw_run_board_faults(r))
 			fw_run_notify(r, VCAP_VEC_STATUS);
 		stalled = now < f->stall_until;
-		if (b->mode_changed || (stalled && b->mode.streaming)) {
-			/* A new mode, or out of a stall: a new schedule. */
+		if (b->mode_changed) {
 			b->mode_changed = false;
 			fw_pace_start(&r->pace, b->mode.interval_num,
-				      b->mode.interval_den, f->stall_until > now ?
-				      f->stall_until : now);
+				      b->mode.interval_den, now);
 		}
+		/* Frames not made while stalled are gaps, not late frames. */
+		if (stalled && b->mode.streaming)
+			fw_pace_skip_to(&r->pace, now);
 		if (b->mode.streaming && !stalled &&
 		    now >= fw_pace_deadline(&r->pace))
 			fw_run_frame(r, now);

@@ -1,18 +1,898 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vcap module entry points. */
+/*
+ * vcap core: module entry, parameters, the board protocol (control page
+ * validation, mode requests, the watchdog) and frame delivery.
+ *
+ * The board is untrusted.  The control page is validated once at probe and
+ * the values the driver keeps are copies; every value read later (ring
+ * layout, slot headers, counters) is checked again where it is used, so a
+ * board that writes nonsense can cost frames but never an access outside
+ * its own memory.
+ */
+#include <linux/delay.h>
+#include <linux/idr.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
-static int __init vcap_init(void)
+#include "vcap.h"
+#include "vcap-format.h"
+
+static unsigned int soft_boards;
+module_param(soft_boards, uint, 0444);
+MODULE_PARM_DESC(soft_boards,
+		 "number of software boards to create (0-16, default 0)");
+
+bool vcap_vram_writable;
+module_param_named(vram_writable, vcap_vram_writable, bool, 0444);
+MODULE_PARM_DESC(vram_writable,
+		 "allow PROT_WRITE mappings of /dev/vcapN opened O_RDWR (default N)");
+
+static unsigned int request_timeout_ms = 2000;
+module_param(request_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(request_timeout_ms,
+		 "time the board has to acknowledge a mode request, ms (10-60000, default 2000)");
+
+static unsigned int heartbeat_timeout_ms = 2000;
+module_param(heartbeat_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(heartbeat_timeout_ms,
+		 "a streaming board whose heartbeat stops this long is declared dead, ms (200-60000, default 2000)");
+
+/* Watchdog period; also the fallback poll when interrupts are lost. */
+#define VCAP_WATCHDOG_MS	100
+/* Reads of a slot header before it counts as busy. */
+#define VCAP_SLOT_RETRIES	4
+
+static DEFINE_IDA(vcap_ida);
+
+static unsigned int vcap_clamp_ms(unsigned int v, unsigned int lo,
+				  unsigned int hi)
 {
+	return clamp(v, lo, hi);
+}
+
+/* Board field accessors: callers hold the presence guard. */
+static u32 vcap_rd32(struct vcap_dev *vdev, u32 off)
+{
+	return vdev->ops->read32(vdev, off);
+}
+
+static u64 vcap_rd64(struct vcap_dev *vdev, u32 off)
+{
+	u64 lo = vdev->ops->read32(vdev, off);
+
+	return lo | (u64)vdev->ops->read32(vdev, off + 4) << 32;
+}
+
+static void vcap_wr32(struct vcap_dev *vdev, u32 off, u32 val)
+{
+	vdev->ops->write32(vdev, off, val);
+}
+
+static void vcap_rd_string(struct vcap_dev *vdev, u32 off, char *dst)
+{
+	unsigned int i;
+
+	for (i = 0; i < VCAP_NAME_LEN; i += 4) {
+		__le32 w = cpu_to_le32(vcap_rd32(vdev, off + i));
+
+		memcpy(dst + i, &w, 4);
+	}
+	dst[VCAP_NAME_LEN] = '\0';
+	/* Keep printable ASCII only: the name reaches logs and user space. */
+	for (i = 0; dst[i]; i++)
+		if (dst[i] < 0x20 || dst[i] > 0x7e)
+			dst[i] = '?';
+}
+
+/* Whether [off, off + len) lies inside BAR2, without overflow. */
+static bool vcap_in_bar(struct vcap_dev *vdev, u64 off, u64 len)
+{
+	return off <= vdev->bar_size && len <= vdev->bar_size - off;
+}
+
+static bool vcap_mode_sane(struct vcap_dev *vdev, const struct vcap_mode *m)
+{
+	const struct vcap_format_info *fi = vcap_format_find(m->fourcc);
+	u64 size;
+
+	if (!fi || m->width < VCAP_MIN_WIDTH || m->width > VCAP_MAX_WIDTH ||
+	    m->height < VCAP_MIN_HEIGHT || m->height > VCAP_MAX_HEIGHT ||
+	    m->width % fi->hsub || m->height % fi->vsub)
+		return false;
+	if (!(m->interval_mask & (BIT(vdev->num_intervals) - 1)))
+		return false;
+	size = vcap_format_sizeimage(fi, vcap_format_min_bpl(fi, m->width),
+				     m->height);
+	return size && PAGE_ALIGN(size) * VCAP_MIN_SLOTS <= vdev->frame_size;
+}
+
+/*
+ * Read and check the control page, and keep a sanitised copy of what the
+ * driver needs from it.  Returns -ENODEV for a BAR that is not a vcap
+ * board, -EINVAL for a vcap board that describes itself inconsistently.
+ */
+static int vcap_board_probe(struct vcap_dev *vdev)
+{
+	struct device *dev = vdev->parent;
+	u32 magic, abi, ctrl_size, n, i;
+	u64 vram_size;
+
+	BUILD_BUG_ON(sizeof(struct vcap_board_ctrl) > VCAP_CTRL_SIZE);
+	if (vdev->bar_size < VCAP_CTRL_SIZE)
+		return -ENODEV;
+	magic = vcap_rd32(vdev, VCAP_OFF_INFO(magic));
+	if (magic != VCAP_BOARD_MAGIC)
+		return -ENODEV;
+	/* The magic is written last: read the rest after it. */
+	rmb();
+	abi = vcap_rd32(vdev, VCAP_OFF_INFO(abi_version));
+	if (abi != VCAP_BOARD_ABI_VERSION) {
+		dev_err(dev, "board ABI version %u, driver speaks %u\n", abi,
+			VCAP_BOARD_ABI_VERSION);
+		return -ENODEV;
+	}
+	vdev->board_abi = abi;
+	ctrl_size = vcap_rd32(vdev, VCAP_OFF_INFO(ctrl_size));
+	vram_size = vcap_rd64(vdev, VCAP_OFF_INFO(vram_size));
+	vdev->frame_offset = vcap_rd64(vdev, VCAP_OFF_INFO(frame_offset));
+	vdev->frame_size = vcap_rd64(vdev, VCAP_OFF_INFO(frame_size));
+	if (ctrl_size != VCAP_CTRL_SIZE || vram_size > vdev->bar_size ||
+	    vdev->frame_offset < VCAP_CTRL_SIZE ||
+	    !PAGE_ALIGNED(vdev->frame_offset) || !vdev->frame_size ||
+	    !vcap_in_bar(vdev, vdev->frame_offset, vdev->frame_size) ||
+	    vdev->frame_offset + vdev->frame_size > vram_size) {
+		dev_err(dev,
+			"board geometry out of range: ctrl %u vram %llu frames %llu+%llu in a %llu byte BAR\n",
+			ctrl_size, vram_size, vdev->frame_offset,
+			vdev->frame_size, vdev->bar_size);
+		return -EINVAL;
+	}
+	vdev->caps = vcap_rd32(vdev, VCAP_OFF_INFO(caps));
+	vdev->fw_peer_id = vcap_rd32(vdev, VCAP_OFF_INFO(fw_peer_id));
+	vcap_rd_string(vdev, VCAP_OFF_INFO(name), vdev->name);
+	vcap_rd_string(vdev, VCAP_OFF_INFO(serial), vdev->serial);
+
+	n = vcap_rd32(vdev, VCAP_OFF_INFO(num_intervals));
+	if (n > VCAP_MAX_INTERVALS) {
+		dev_err(dev, "board publishes %u intervals\n", n);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		u32 off = VCAP_OFF_INFO(intervals) +
+			  i * sizeof(struct vcap_board_interval);
+
+		vdev->intervals[i].numerator = vcap_rd32(vdev, off);
+		vdev->intervals[i].denominator = vcap_rd32(vdev, off + 4);
+		if (!vdev->intervals[i].numerator ||
+		    !vdev->intervals[i].denominator) {
+			dev_err(dev, "board interval %u is zero\n", i);
+			return -EINVAL;
+		}
+	}
+	vdev->num_intervals = n;
+
+	n = vcap_rd32(vdev, VCAP_OFF_INFO(num_modes));
+	if (!n || n > VCAP_MAX_MODES) {
+		dev_err(dev, "board publishes %u modes\n", n);
+		return -EINVAL;
+	}
+	vdev->modes = kcalloc(n, sizeof(*vdev->modes), GFP_KERNEL);
+	if (!vdev->modes)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		u32 off = VCAP_OFF_INFO(modes) +
+			  i * sizeof(struct vcap_board_mode);
+		struct vcap_mode *m = &vdev->modes[vdev->num_modes];
+		unsigned int f;
+
+		m->fourcc = vcap_rd32(vdev, off);
+		m->width = vcap_rd32(vdev, off + 4);
+		m->height = vcap_rd32(vdev, off + 8);
+		m->interval_mask = vcap_rd32(vdev, off + 12) &
+				   (BIT(vdev->num_intervals) - 1);
+		if (!vcap_mode_sane(vdev, m) ||
+		    vcap_find_mode(vdev, m->fourcc, m->width, m->height)) {
+			dev_warn(dev, "ignoring board mode %u (%p4cc %ux%u)\n",
+				 i, &m->fourcc, m->width, m->height);
+			continue;
+		}
+		vdev->num_modes++;
+		for (f = 0; f < vdev->num_fourccs; f++)
+			if (vdev->fourccs[f] == m->fourcc)
+				break;
+		if (f == vdev->num_fourccs)
+			vdev->fourccs[vdev->num_fourccs++] = m->fourcc;
+	}
+	if (!vdev->num_modes) {
+		dev_err(dev, "board publishes no usable mode\n");
+		return -EINVAL;
+	}
+	vdev->req_seq = vcap_rd32(vdev, VCAP_OFF_STATUS(ack_seq));
+	vdev->last_mode_gen = vcap_rd32(vdev, VCAP_OFF_STATUS(mode_gen));
 	return 0;
 }
 
-static void __exit vcap_exit(void)
+const struct vcap_mode *vcap_find_mode(struct vcap_dev *vdev, u32 fourcc,
+				       u32 width, u32 height)
 {
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_modes; i++)
+		if (vdev->modes[i].fourcc == fourcc &&
+		    vdev->modes[i].width == width &&
+		    vdev->modes[i].height == height)
+			return &vdev->modes[i];
+	return NULL;
+}
+
+/*
+ * Read slot's header under its sequence lock.  False if the writer held
+ * it for every try.  The caller holds the presence guard.
+ */
+bool vcap_read_slot(struct vcap_dev *vdev, u32 slot,
+		    struct vcap_board_slot *hdr, u32 *lock)
+{
+	unsigned int i;
+
+	if (slot >= VCAP_MAX_SLOTS)
+		return false;
+	for (i = 0; i < VCAP_SLOT_RETRIES; i++) {
+		u32 l1, l2;
+
+		l1 = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock));
+		rmb();
+		hdr->flags = cpu_to_le32(vcap_rd32(vdev,
+						   VCAP_OFF_SLOT(slot, flags)));
+		hdr->sequence = cpu_to_le64(vcap_rd64(vdev,
+					VCAP_OFF_SLOT(slot, sequence)));
+		hdr->timestamp_ns = cpu_to_le64(vcap_rd64(vdev,
+					VCAP_OFF_SLOT(slot, timestamp_ns)));
+		hdr->bytesused = cpu_to_le32(vcap_rd32(vdev,
+					VCAP_OFF_SLOT(slot, bytesused)));
+		hdr->mode_gen = cpu_to_le32(vcap_rd32(vdev,
+					VCAP_OFF_SLOT(slot, mode_gen)));
+		rmb();
+		l2 = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock));
+		if (l1 == l2 && !(l1 & 1)) {
+			hdr->lock = cpu_to_le32(l1);
+			*lock = l1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Write a request and wait for the board to acknowledge it.  Returns 0,
+ * -ENODEV if the board went away, -ETIMEDOUT, or -EINVAL/-EBUSY for a
+ * refused request.
+ */
+static int vcap_request(struct vcap_dev *vdev,
+			const struct vcap_board_request *req)
+{
+	unsigned long deadline;
+	u32 seq, ack, err;
+	int idx;
+
+	lockdep_assert_held(&vdev->req_lock);
+	if (!vcap_enter(vdev, &idx))
+		return -ENODEV;
+	vcap_wr32(vdev, VCAP_OFF_REQ(cmd), le32_to_cpu(req->cmd));
+	vcap_wr32(vdev, VCAP_OFF_REQ(fourcc), le32_to_cpu(req->fourcc));
+	vcap_wr32(vdev, VCAP_OFF_REQ(width), le32_to_cpu(req->width));
+	vcap_wr32(vdev, VCAP_OFF_REQ(height), le32_to_cpu(req->height));
+	vcap_wr32(vdev, VCAP_OFF_REQ(bytesperline),
+		  le32_to_cpu(req->bytesperline));
+	vcap_wr32(vdev, VCAP_OFF_REQ(interval_num),
+		  le32_to_cpu(req->interval_num));
+	vcap_wr32(vdev, VCAP_OFF_REQ(interval_den),
+		  le32_to_cpu(req->interval_den));
+	vcap_wr32(vdev, VCAP_OFF_REQ(pattern), le32_to_cpu(req->pattern));
+	vcap_wr32(vdev, VCAP_OFF_REQ(flags), le32_to_cpu(req->flags));
+	wmb();
+	seq = ++vdev->req_seq;
+	vcap_wr32(vdev, VCAP_OFF_REQ(seq), seq);
+	wmb();
+	vdev->ops->doorbell(vdev);
+	vcap_exit(vdev, idx);
+
+	deadline = jiffies +
+		msecs_to_jiffies(vcap_clamp_ms(request_timeout_ms, 10, 60000));
+	for (;;) {
+		if (!vcap_enter(vdev, &idx))
+			return -ENODEV;
+		ack = vcap_rd32(vdev, VCAP_OFF_STATUS(ack_seq));
+		rmb();
+		err = vcap_rd32(vdev, VCAP_OFF_STATUS(error));
+		vcap_exit(vdev, idx);
+		if (ack == seq)
+			break;
+		if (time_after(jiffies, deadline)) {
+			dev_err(vdev->parent,
+				"board did not acknowledge request %u\n", seq);
+			return -ETIMEDOUT;
+		}
+		usleep_range(200, 1000);
+	}
+	if (err == VCAP_ERR_NONE)
+		return 0;
+	dev_err(vdev->parent, "board refused request %u: error %u\n", seq,
+		err);
+	return err == VCAP_ERR_BUSY ? -EBUSY : -EINVAL;
+}
+
+/*
+ * Read the active mode from the status block and check it against what
+ * was asked and against the BAR.  The caller holds req_lock and the
+ * presence guard.
+ */
+static int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
+			  struct vcap_ring *ring)
+{
+	const struct vcap_format_info *fi = vcap_format_find(want->fourcc);
+	u64 end;
+
+	memset(ring, 0, sizeof(*ring));
+	if (vcap_rd32(vdev, VCAP_OFF_STATUS(state)) == VCAP_STATE_STOPPED)
+		return -EIO;
+	ring->mode_gen = vcap_rd32(vdev, VCAP_OFF_STATUS(mode_gen));
+	ring->fourcc = vcap_rd32(vdev, VCAP_OFF_STATUS(fourcc));
+	ring->width = vcap_rd32(vdev, VCAP_OFF_STATUS(width));
+	ring->height = vcap_rd32(vdev, VCAP_OFF_STATUS(height));
+	ring->bytesperline = vcap_rd32(vdev, VCAP_OFF_STATUS(bytesperline));
+	ring->sizeimage = vcap_rd32(vdev, VCAP_OFF_STATUS(sizeimage));
+	ring->interval_num = vcap_rd32(vdev, VCAP_OFF_STATUS(interval_num));
+	ring->interval_den = vcap_rd32(vdev, VCAP_OFF_STATUS(interval_den));
+	ring->num_slots = vcap_rd32(vdev, VCAP_OFF_STATUS(num_slots));
+	ring->ring_offset = vcap_rd64(vdev, VCAP_OFF_STATUS(ring_offset));
+	ring->slot_stride = vcap_rd64(vdev, VCAP_OFF_STATUS(slot_stride));
+
+	if (!fi || ring->fourcc != want->fourcc ||
+	    ring->width != want->width || ring->height != want->height ||
+	    ring->bytesperline != want->bytesperline ||
+	    ring->sizeimage != want->sizeimage)
+		goto bad;
+	if (ring->num_slots < VCAP_MIN_SLOTS ||
+	    ring->num_slots > VCAP_MAX_SLOTS ||
+	    ring->slot_stride < ring->sizeimage ||
+	    ring->slot_stride > vdev->frame_size ||
+	    ring->ring_offset < vdev->frame_offset)
+		goto bad;
+	end = ring->slot_stride * ring->num_slots;
+	if (!vcap_in_bar(vdev, ring->ring_offset, end) ||
+	    ring->ring_offset + end > vdev->frame_offset + vdev->frame_size)
+		goto bad;
+	ring->valid = true;
+	return 0;
+bad:
+	dev_err(vdev->parent,
+		"board runs %p4cc %ux%u bpl %u size %u, %u slots of %llu at %llu: not what was asked or outside VRAM\n",
+		&ring->fourcc, ring->width, ring->height, ring->bytesperline,
+		ring->sizeimage, ring->num_slots, ring->slot_stride,
+		ring->ring_offset);
+	memset(ring, 0, sizeof(*ring));
+	return -EIO;
+}
+
+/* Snapshot of which slots hold frames from before this stream. */
+static void vcap_deliver_reset(struct vcap_dev *vdev)
+{
+	unsigned int i;
+	int idx;
+
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->have_seq = false;
+	vdev->sequence = 0;
+	for (i = 0; i < VCAP_MAX_SLOTS; i++)
+		vdev->stale_lock[i] = 1;
+	if (!vcap_enter(vdev, &idx))
+		return;
+	for (i = 0; i < vdev->ring.num_slots; i++)
+		vdev->stale_lock[i] = vcap_rd32(vdev, VCAP_OFF_SLOT(i, lock));
+	vcap_exit(vdev, idx);
+}
+
+static int vcap_board_request_start(struct vcap_dev *vdev, bool fresh)
+{
+	const struct vcap_format_info *fi;
+	struct vcap_board_request req = {};
+	struct vcap_ring want = {}, ring;
+	int idx, ret;
+
+	fi = vcap_format_find(vdev->fmt.pixelformat);
+	if (!fi)
+		return -EINVAL;
+	want.fourcc = vdev->fmt.pixelformat;
+	want.width = vdev->fmt.width;
+	want.height = vdev->fmt.height;
+	want.bytesperline = vdev->fmt.bytesperline;
+	want.sizeimage = vdev->fmt.sizeimage;
+
+	req.cmd = cpu_to_le32(VCAP_CMD_START);
+	req.fourcc = cpu_to_le32(want.fourcc);
+	req.width = cpu_to_le32(want.width);
+	req.height = cpu_to_le32(want.height);
+	req.bytesperline = cpu_to_le32(want.bytesperline);
+	req.interval_num = cpu_to_le32(vdev->interval.numerator);
+	req.interval_den = cpu_to_le32(vdev->interval.denominator);
+	req.pattern = cpu_to_le32(vcap_ctrls_pattern(vdev));
+	req.flags = cpu_to_le32(vcap_ctrls_flags(vdev));
+
+	mutex_lock(&vdev->req_lock);
+	ret = vcap_request(vdev, &req);
+	if (!ret) {
+		if (!vcap_enter(vdev, &idx)) {
+			ret = -ENODEV;
+		} else {
+			ret = vcap_read_ring(vdev, &want, &ring);
+			vcap_exit(vdev, idx);
+		}
+	}
+	if (!ret) {
+		mutex_lock(&vdev->deliver_lock);
+		vdev->ring = ring;
+		vdev->last_mode_gen = ring.mode_gen;
+		if (fresh) {
+			vcap_deliver_reset(vdev);
+			WRITE_ONCE(vdev->streaming, true);
+		}
+		mutex_unlock(&vdev->deliver_lock);
+		vdev->heartbeat_jiffies = jiffies;
+		vdev->board_dead = false;
+	}
+	mutex_unlock(&vdev->req_lock);
+	return ret;
+}
+
+/* Start the board in the V4L2 format; frame delivery begins. */
+int vcap_board_start(struct vcap_dev *vdev)
+{
+	return vcap_board_request_start(vdev, true);
+}
+
+/* Restart the running mode with new control values. */
+int vcap_board_update(struct vcap_dev *vdev)
+{
+	if (!READ_ONCE(vdev->streaming))
+		return 0;
+	return vcap_board_request_start(vdev, false);
+}
+
+/* Stop delivery and the board; queued buffers stay for the caller. */
+void vcap_board_stop(struct vcap_dev *vdev)
+{
+	struct vcap_board_request req = {};
+
+	mutex_lock(&vdev->deliver_lock);
+	WRITE_ONCE(vdev->streaming, false);
+	mutex_unlock(&vdev->deliver_lock);
+	cancel_work_sync(&vdev->deliver_work);
+
+	req.cmd = cpu_to_le32(VCAP_CMD_STOP);
+	mutex_lock(&vdev->req_lock);
+	vcap_request(vdev, &req);
+	mutex_lock(&vdev->deliver_lock);
+	memset(&vdev->ring, 0, sizeof(vdev->ring));
+	mutex_unlock(&vdev->deliver_lock);
+	mutex_unlock(&vdev->req_lock);
+}
+
+static struct vcap_buffer *vcap_next_buffer(struct vcap_dev *vdev)
+{
+	struct vcap_buffer *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	buf = list_first_entry_or_null(&vdev->buf_list, struct vcap_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	return buf;
+}
+
+static void vcap_requeue_buffer(struct vcap_dev *vdev, struct vcap_buffer *buf)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add(&buf->list, &vdev->buf_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+}
+
+/*
+ * Find the oldest slot holding a frame this stream has not handled yet.
+ * Returns the slot, or -1.
+ */
+static int vcap_pick_slot(struct vcap_dev *vdev, struct vcap_board_slot *out,
+			  u32 *out_lock)
+{
+	const struct vcap_ring *ring = &vdev->ring;
+	struct vcap_board_slot hdr;
+	int best = -1;
+	u64 best_seq = 0;
+	u32 i, lock;
+
+	for (i = 0; i < ring->num_slots; i++) {
+		u64 seq;
+
+		if (!vcap_read_slot(vdev, i, &hdr, &lock))
+			continue;
+		if (lock == vdev->stale_lock[i])
+			continue;
+		vdev->stale_lock[i] = 1;	/* odd: never matches again */
+		if (le32_to_cpu(hdr.mode_gen) != ring->mode_gen)
+			continue;
+		seq = le64_to_cpu(hdr.sequence);
+		if (vdev->have_seq && seq <= vdev->last_board_seq)
+			continue;
+		if (best < 0 || seq < best_seq) {
+			best = i;
+			best_seq = seq;
+			*out = hdr;
+			*out_lock = lock;
+		}
+	}
+	return best;
+}
+
+static void vcap_complete(struct vcap_dev *vdev, struct vcap_buffer *buf,
+			  enum vb2_buffer_state state)
+{
+	buf->vb.sequence = vdev->sequence;
+	buf->vb.field = V4L2_FIELD_NONE;
+	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	if (state != VB2_BUF_STATE_DONE)
+		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, 0);
+	vb2_buffer_done(&buf->vb.vb2_buf, state);
+}
+
+/*
+ * Deliver one board frame from slot into the next queued buffer.
+ * Returns false if the slot was rewritten during the copy.
+ */
+static bool vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
+			     const struct vcap_board_slot *hdr, u32 lock)
+{
+	const struct vcap_ring *ring = &vdev->ring;
+	u64 seq = le64_to_cpu(hdr->sequence);
+	u32 flags = le32_to_cpu(hdr->flags);
+	u32 used = le32_to_cpu(hdr->bytesused);
+	struct vcap_buffer *buf;
+	void *dst;
+
+	buf = vcap_next_buffer(vdev);
+	if (!buf) {
+		atomic64_inc(&vdev->stats.dropped);
+		return true;
+	}
+	if ((flags & (VCAP_SLOT_ERROR | VCAP_SLOT_NO_SIGNAL)) ||
+	    used != ring->sizeimage) {
+		atomic64_inc(&vdev->stats.rejected);
+		vcap_complete(vdev, buf, VB2_BUF_STATE_ERROR);
+		return true;
+	}
+	dst = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+	if (!dst || vb2_plane_size(&buf->vb.vb2_buf, 0) < ring->sizeimage) {
+		vcap_complete(vdev, buf, VB2_BUF_STATE_ERROR);
+		return true;
+	}
+	vdev->ops->copy_from(vdev, dst,
+			     ring->ring_offset + slot * ring->slot_stride,
+			     ring->sizeimage);
+	rmb();
+	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
+		atomic64_inc(&vdev->stats.torn);
+		vcap_requeue_buffer(vdev, buf);
+		return false;
+	}
+	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, ring->sizeimage);
+	vcap_complete(vdev, buf, VB2_BUF_STATE_DONE);
+	atomic64_inc(&vdev->stats.delivered);
+	atomic64_set(&vdev->stats.latency_ns,
+		     ktime_get_ns() - atomic64_read(&vdev->notify_ns));
+	(void)seq;
+	return true;
+}
+
+static void vcap_deliver_work(struct work_struct *work)
+{
+	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
+					     deliver_work);
+	struct vcap_board_slot hdr;
+	unsigned int budget;
+	u32 lock;
+	int idx, slot;
+
+	mutex_lock(&vdev->deliver_lock);
+	if (!vdev->streaming || !vdev->ring.valid || vdev->board_dead)
+		goto out;
+	if (!vcap_enter(vdev, &idx))
+		goto out;
+	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
+		u64 seq;
+
+		slot = vcap_pick_slot(vdev, &hdr, &lock);
+		if (slot < 0)
+			break;
+		seq = le64_to_cpu(hdr.sequence);
+		if (vdev->have_seq && seq - vdev->last_board_seq > 1) {
+			u64 gap = seq - vdev->last_board_seq - 1;
+
+			atomic64_add(gap, &vdev->stats.dropped);
+			vdev->sequence += (u32)min_t(u64, gap, U32_MAX / 2);
+		}
+		if (!vcap_deliver_one(vdev, slot, &hdr, lock)) {
+			/* Rewritten under us: the slot is newer now. */
+			continue;
+		}
+		vdev->have_seq = true;
+		vdev->last_board_seq = seq;
+		vdev->sequence++;
+	}
+	vcap_exit(vdev, idx);
+out:
+	mutex_unlock(&vdev->deliver_lock);
+}
+
+/* Called by a board when a frame is published; any context. */
+void vcap_frame_done(struct vcap_dev *vdev)
+{
+	atomic64_inc(&vdev->stats.interrupts);
+	atomic64_set(&vdev->notify_ns, ktime_get_ns());
+	atomic64_inc(&vdev->frame_events);
+	wake_up_interruptible_all(&vdev->frame_wq);
+	if (READ_ONCE(vdev->streaming))
+		queue_work(vdev->wq, &vdev->deliver_work);
+}
+
+/* Called by a board when its mode or signal changed; any context. */
+void vcap_status_changed(struct vcap_dev *vdev)
+{
+	atomic64_inc(&vdev->stats.interrupts);
+	mod_delayed_work(vdev->wq, &vdev->watchdog, 0);
+}
+
+static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
+{
+	atomic64_inc(&vdev->stats.errors);
+	dev_err_ratelimited(vdev->parent, "board fault: %s\n", why);
+	mutex_lock(&vdev->deliver_lock);
+	vdev->board_dead = true;
+	mutex_unlock(&vdev->deliver_lock);
+	vcap_v4l2_return_buffers(vdev, VB2_BUF_STATE_ERROR);
+}
+
+/*
+ * The watchdog: the heartbeat of a streaming board, its magic, a change
+ * of mode or signal made by the board itself, and a delivery kick in case
+ * an interrupt was lost.
+ */
+static void vcap_watchdog(struct work_struct *work)
+{
+	struct vcap_dev *vdev = container_of(to_delayed_work(work),
+					     struct vcap_dev, watchdog);
+	unsigned long timeout;
+	u32 magic, gen, state, w, h, fourcc;
+	bool streaming = READ_ONCE(vdev->streaming);
+	bool change = false, resolution = false;
+	u64 hb;
+	int idx;
+
+	if (!vcap_enter(vdev, &idx))
+		return;
+	magic = vcap_rd32(vdev, VCAP_OFF_INFO(magic));
+	hb = vcap_rd64(vdev, VCAP_OFF_STATUS(heartbeat));
+	gen = vcap_rd32(vdev, VCAP_OFF_STATUS(mode_gen));
+	state = vcap_rd32(vdev, VCAP_OFF_STATUS(state));
+	fourcc = vcap_rd32(vdev, VCAP_OFF_STATUS(fourcc));
+	w = vcap_rd32(vdev, VCAP_OFF_STATUS(width));
+	h = vcap_rd32(vdev, VCAP_OFF_STATUS(height));
+	vcap_exit(vdev, idx);
+
+	timeout = msecs_to_jiffies(vcap_clamp_ms(heartbeat_timeout_ms, 200,
+						 60000));
+	if (magic != VCAP_BOARD_MAGIC) {
+		if (streaming && !vdev->board_dead)
+			vcap_board_failed(vdev, "control page lost its magic");
+	} else if (hb != vdev->last_heartbeat) {
+		vdev->last_heartbeat = hb;
+		vdev->heartbeat_jiffies = jiffies;
+		if (vdev->board_dead && streaming) {
+			dev_info(vdev->parent, "board is alive again\n");
+			mutex_lock(&vdev->deliver_lock);
+			vdev->board_dead = false;
+			vcap_deliver_reset(vdev);
+			mutex_unlock(&vdev->deliver_lock);
+		}
+	} else if (streaming && !vdev->board_dead &&
+		   time_after(jiffies, vdev->heartbeat_jiffies + timeout)) {
+		vcap_board_failed(vdev, "heartbeat stopped");
+	}
+
+	if (streaming && (gen != vdev->last_mode_gen ||
+			  state != vdev->last_state)) {
+		const struct vcap_ring *r = &vdev->ring;
+
+		if (state == VCAP_STATE_NO_SIGNAL &&
+		    vdev->last_state != VCAP_STATE_NO_SIGNAL)
+			change = true;
+		if (r->valid && (fourcc != r->fourcc || w != r->width ||
+				 h != r->height)) {
+			change = true;
+			resolution = true;
+		}
+	}
+	vdev->last_mode_gen = gen;
+	vdev->last_state = state;
+	if (change) {
+		dev_info(vdev->parent, "board changed its mode or signal\n");
+		vcap_v4l2_source_change(vdev, resolution);
+	}
+	if (streaming)
+		queue_work(vdev->wq, &vdev->deliver_work);
+	if (!READ_ONCE(vdev->gone))
+		queue_delayed_work(vdev->wq, &vdev->watchdog,
+				   msecs_to_jiffies(VCAP_WATCHDOG_MS));
+}
+
+static void vcap_dev_release(struct kref *kref)
+{
+	struct vcap_dev *vdev = container_of(kref, struct vcap_dev, kref);
+
+	if (vdev->wq)
+		destroy_workqueue(vdev->wq);
+	vcap_vram_release(vdev);
+	cleanup_srcu_struct(&vdev->srcu);
+	if (vdev->index < VCAP_MAX_BOARDS)
+		ida_free(&vcap_ida, vdev->index);
+	kfree(vdev->modes);
+	kfree(vdev);
+}
+
+void vcap_dev_get(struct vcap_dev *vdev)
+{
+	kref_get(&vdev->kref);
+}
+
+void vcap_dev_put(struct vcap_dev *vdev)
+{
+	kref_put(&vdev->kref, vcap_dev_release);
+}
+
+/*
+ * A device for a board whose BAR2 (control page and VRAM) is bar_size
+ * bytes.  The board driver owns the returned reference.
+ */
+struct vcap_dev *vcap_dev_alloc(struct device *parent,
+				const struct vcap_board_ops *ops, void *board,
+				u64 bar_size)
+{
+	struct vcap_dev *vdev;
+	int ret;
+
+	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
+	if (!vdev)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&vdev->kref);
+	vdev->index = VCAP_MAX_BOARDS;
+	ret = init_srcu_struct(&vdev->srcu);
+	if (ret) {
+		kfree(vdev);
+		return ERR_PTR(ret);
+	}
+	ret = ida_alloc_max(&vcap_ida, VCAP_MAX_BOARDS - 1, GFP_KERNEL);
+	if (ret < 0)
+		goto err;
+	vdev->index = ret;
+	vdev->parent = parent;
+	vdev->ops = ops;
+	vdev->board = board;
+	vdev->bar_size = bar_size;
+	mutex_init(&vdev->req_lock);
+	mutex_init(&vdev->deliver_lock);
+	mutex_init(&vdev->lock);
+	spin_lock_init(&vdev->buf_lock);
+	INIT_LIST_HEAD(&vdev->buf_list);
+	INIT_WORK(&vdev->deliver_work, vcap_deliver_work);
+	INIT_DELAYED_WORK(&vdev->watchdog, vcap_watchdog);
+	init_waitqueue_head(&vdev->frame_wq);
+	vdev->wq = alloc_ordered_workqueue("vcap%u", WQ_HIGHPRI, vdev->index);
+	if (!vdev->wq) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	return vdev;
+err:
+	vcap_dev_put(vdev);
+	return ERR_PTR(ret);
+}
+
+/* Check the board and create its nodes.  -ENODEV: not a vcap board. */
+int vcap_dev_register(struct vcap_dev *vdev)
+{
+	int ret;
+
+	ret = vcap_board_probe(vdev);
+	if (ret)
+		return ret;
+	ret = vcap_v4l2_register(vdev);
+	if (ret)
+		return ret;
+	ret = vcap_vram_register(vdev);
+	if (ret) {
+		vcap_v4l2_unregister(vdev);
+		return ret;
+	}
+	dev_info(vdev->parent,
+		 "vcap%u: %s board \"%s\" serial \"%s\", %llu MiB, %u modes, %s\n",
+		 vdev->index, vdev->soft ? "software" : "PCI", vdev->name,
+		 vdev->serial, vdev->bar_size >> 20, vdev->num_modes,
+		 vdev->irq ? "interrupts" : "polled");
+	queue_delayed_work(vdev->wq, &vdev->watchdog,
+			   msecs_to_jiffies(VCAP_WATCHDOG_MS));
+	return 0;
+}
+
+/*
+ * Remove the nodes, stop the board, and make sure nothing touches it
+ * again: after this returns the board driver may unmap and free it.
+ */
+void vcap_dev_unregister(struct vcap_dev *vdev)
+{
+	vcap_v4l2_unregister(vdev);
+	WRITE_ONCE(vdev->gone, true);
+	synchronize_srcu(&vdev->srcu);
+	/* No mmap of VRAM can start now: zap the ones that exist. */
+	vcap_vram_unregister(vdev);
+	cancel_delayed_work_sync(&vdev->watchdog);
+	mutex_lock(&vdev->deliver_lock);
+	WRITE_ONCE(vdev->streaming, false);
+	mutex_unlock(&vdev->deliver_lock);
+	cancel_work_sync(&vdev->deliver_work);
+	wake_up_interruptible_all(&vdev->frame_wq);
+}
+
+static int __init vcap_init(void)
+{
+	int ret;
+
+	if (soft_boards > VCAP_MAX_BOARDS) {
+		pr_warn("vcap: soft_boards=%u clamped to %u\n", soft_boards,
+			VCAP_MAX_BOARDS);
+		soft_boards = VCAP_MAX_BOARDS;
+	}
+	ret = vcap_vram_init();
+	if (ret)
+		return ret;
+	ret = vcap_pci_init();
+	if (ret)
+		goto err_vram;
+	ret = vcap_soft_init(soft_boards);
+	if (ret)
+		goto err_pci;
+	return 0;
+err_pci:
+	vcap_pci_exit();
+err_vram:
+	vcap_vram_exit();
+	return ret;
+}
+
+static void __exit vcap_exit_module(void)
+{
+	vcap_soft_exit();
+	vcap_pci_exit();
+	vcap_vram_exit();
+	ida_destroy(&vcap_ida);
 }
 
 module_init(vcap_init);
-module_exit(vcap_exit);
+module_exit(vcap_exit_module);
 
 MODULE_DESCRIPTION("vcap video capture card");
+MODULE_AUTHOR("The vcap authors");
 MODULE_LICENSE("GPL");

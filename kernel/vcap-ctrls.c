@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vcap controls: what the board can do (test pattern, flips), through the
+ * control framework, forwarded to the board as a new mode request while
+ * streaming.
+ */
+#include "vcap.h"
+
+static const char * const vcap_pattern_names[VCAP_PATTERN_COUNT + 1] = {
+	[VCAP_PATTERN_BARS] = "Colour Bars",
+	[VCAP_PATTERN_MOVING_BOX] = "Moving Box",
+	[VCAP_PATTERN_GRADIENT] = "Gradient",
+	[VCAP_PATTERN_CHECKERBOARD] = "Checkerboard",
+	[VCAP_PATTERN_SOLID_WHITE] = "Solid White",
+	[VCAP_PATTERN_SOLID_BLACK] = "Solid Black",
+	[VCAP_PATTERN_SOLID_RED] = "Solid Red",
+	[VCAP_PATTERN_SOLID_GREEN] = "Solid Green",
+	[VCAP_PATTERN_SOLID_BLUE] = "Solid Blue",
+	[VCAP_PATTERN_NOISE] = "Noise",
+};
+
+static int vcap_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct vcap_dev *vdev = container_of(ctrl->handler, struct vcap_dev,
+					     ctrl_hdl);
+	u32 bit;
+
+	switch (ctrl->id) {
+	case V4L2_CID_TEST_PATTERN:
+		WRITE_ONCE(vdev->ctrl_pattern_val, ctrl->val);
+		break;
+	case V4L2_CID_HFLIP:
+	case V4L2_CID_VFLIP:
+		bit = ctrl->id == V4L2_CID_HFLIP ? VCAP_REQ_HFLIP :
+						   VCAP_REQ_VFLIP;
+		WRITE_ONCE(vdev->ctrl_flags_val, ctrl->val ?
+			   vdev->ctrl_flags_val | bit :
+			   vdev->ctrl_flags_val & ~bit);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return vcap_board_update(vdev);
+}
+
+static const struct v4l2_ctrl_ops vcap_ctrl_ops = {
+	.s_ctrl = vcap_s_ctrl,
+};
+
+u32 vcap_ctrls_pattern(struct vcap_dev *vdev)
+{
+	return READ_ONCE(vdev->ctrl_pattern_val);
+}
+
+u32 vcap_ctrls_flags(struct vcap_dev *vdev)
+{
+	return READ_ONCE(vdev->ctrl_flags_val);
+}
+
+int vcap_ctrls_init(struct vcap_dev *vdev)
+{
+	struct v4l2_ctrl_handler *hdl = &vdev->ctrl_hdl;
+
+	v4l2_ctrl_handler_init(hdl, 3);
+	vdev->ctrl_pattern_val = VCAP_PATTERN_MOVING_BOX;
+	if (vdev->caps & VCAP_CAP_PATTERNS)
+		vdev->ctrl_pattern = v4l2_ctrl_new_std_menu_items(hdl,
+			&vcap_ctrl_ops, V4L2_CID_TEST_PATTERN,
+			VCAP_PATTERN_COUNT - 1, 0, VCAP_PATTERN_MOVING_BOX,
+			vcap_pattern_names);
+	if (vdev->caps & VCAP_CAP_HFLIP)
+		vdev->ctrl_hflip = v4l2_ctrl_new_std(hdl, &vcap_ctrl_ops,
+						     V4L2_CID_HFLIP, 0, 1, 1,
+						     0);
+	if (vdev->caps & VCAP_CAP_VFLIP)
+		vdev->ctrl_vflip = v4l2_ctrl_new_std(hdl, &vcap_ctrl_ops,
+						     V4L2_CID_VFLIP, 0, 1, 1,
+						     0);
+	if (hdl->error) {
+		int ret = hdl->error;
+
+		v4l2_ctrl_handler_free(hdl);
+		return ret;
+	}
+	return 0;
+}
+
+void vcap_ctrls_free(struct vcap_dev *vdev)
+{
+	v4l2_ctrl_handler_free(&vdev->ctrl_hdl);
+}

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vcap software board: a board made of RAM, played by the kernel.
+ *
+ * Its "BAR" is RAM laid out exactly like the PCI board's BAR2: the control
+ * page at offset 0, then the frame area.  Without CMA, physically
+ * contiguous allocations stop at 4 MiB, so the memory is a list of
+ * high-order chunks: vmap() joins them for the producer and the core, and
+ * the VRAM node maps each chunk into user space at its own offset.
+ *
+ * The producer is the firmware's, built from the same pattern and stamp
+ * source: an hrtimer paces it, an ordered workqueue runs it (and the mode
+ * requests, so the two never overlap), and each frame is published under
+ * the slot's sequence lock as the board ABI describes.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "vcap.h"
+#include "vcap-modes.h"
+#include "vcap-pattern.h"
+
+static unsigned int soft_vram_mb = 16;
+module_param(soft_vram_mb, uint, 0444);
+MODULE_PARM_DESC(soft_vram_mb,
+		 "VRAM of each software board, MiB (4-512, default 16)");
+
+#define VCAP_SOFT_CHUNK_ORDER	10	/* 4 MiB with 4 KiB pages */
+
+struct vcap_soft {
+	struct platform_device *pdev;
+	struct vcap_dev *vdev;
+	bool registered;
+
+	/* Memory: nchunks chunks of 2^order pages, joined at base. */
+	struct page **chunks;
+	unsigned int nchunks;
+	unsigned int order;
+	void *base;
+	u64 size;
+
+	/* The producer; everything below runs on wq, one item at a time. */
+	struct workqueue_struct *wq;
+	struct work_struct req_work;
+	struct work_struct frame_work;
+	struct hrtimer timer;
+	ktime_t period;
+	bool running;
+	struct vcap_gen gen;
+	struct vcap_ring_layout layout;
+	u32 mode_gen;
+	u32 next_slot;
+	u64 seq;
+	u64 slot_seq[VCAP_MAX_SLOTS];	/* frame each slot holds */
+	u64 produced;
+	u64 late;
+	u64 heartbeat;
+};
+
+static struct vcap_soft **vcap_softs;
+static unsigned int vcap_num_softs;
+
+static struct vcap_board_ctrl *vcap_soft_ctrl(struct vcap_soft *soft)
+{
+	return soft->base;
+}
+
+static u32 vcap_soft_read32(struct vcap_dev *vdev, u32 off)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	return le32_to_cpu(READ_ONCE(*(__le32 *)(soft->base + off)));
+}
+
+static void vcap_soft_write32(struct vcap_dev *vdev, u32 off, u32 val)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	WRITE_ONCE(*(__le32 *)(soft->base + off), cpu_to_le32(val));
+}
+
+static void vcap_soft_copy_from(struct vcap_dev *vdev, void *dst, u64 off,
+				size_t len)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	memcpy(dst, soft->base + off, len);
+}
+
+static void vcap_soft_doorbell(struct vcap_dev *vdev)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	queue_work(soft->wq, &soft->req_work);
+}
+
+static int vcap_soft_mmap(struct vcap_dev *vdev, struct vm_area_struct *vma,
+			  u64 off)
+{
+	struct vcap_soft *soft = vdev->board;
+	u64 chunk_size = PAGE_SIZE << soft->order;
+	unsigned long addr = vma->vm_start;
+	u64 end = off + (vma->vm_end - vma->vm_start);
+
+	while (off < end) {
+		unsigned int c = div64_u64(off, chunk_size);
+		u64 in = off - (u64)c * chunk_size;
+		u64 len = min(chunk_size - in, end - off);
+		int ret;
+
+		if (c >= soft->nchunks)
+			return -EINVAL;
+		ret = remap_pfn_range(vma, addr,
+				      page_to_pfn(soft->chunks[c]) +
+				      (in >> PAGE_SHIFT),
+				      len, vma->vm_page_prot);
+		if (ret)
+			return ret;
+		addr += len;
+		off += len;
+	}
+	return 0;
+}
+
+static const struct vcap_board_ops vcap_soft_ops = {
+	.read32 = vcap_soft_read32,
+	.write32 = vcap_soft_write32,
+	.copy_from = vcap_soft_copy_from,
+	.doorbell = vcap_soft_doorbell,
+	.mmap = vcap_soft_mmap,
+};
+
+static enum hrtimer_restart vcap_soft_tick(struct hrtimer *timer)
+{
+	struct vcap_soft *soft = container_of(timer, struct vcap_soft, timer);
+
+	/* A frame still being made when the next is due is a late frame. */
+	if (!queue_work(soft->wq, &soft->frame_work))
+		soft->late++;
+	hrtimer_forward_now(timer, soft->period);
+	return HRTIMER_RESTART;
+}
+
+static void vcap_soft_frame(struct work_struct *work)
+{
+	struct vcap_soft *soft = container_of(work, struct vcap_soft,
+					      frame_work);
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_board_slot *s;
+	u32 slot, lock;
+	void *dst;
+
+	if (!soft->running)
+		return;
+	slot = soft->next_slot;
+	soft->next_slot = (slot + 1) % soft->layout.num_slots;
+	s = &ctrl->slots[slot];
+	dst = soft->base + soft->layout.ring_offset +
+	      slot * soft->layout.slot_stride;
+
+	lock = le32_to_cpu(READ_ONCE(s->lock)) | 1;
+	WRITE_ONCE(s->lock, cpu_to_le32(lock));
+	smp_wmb();
+	vcap_gen_render(&soft->gen, dst, soft->seq, soft->slot_seq[slot]);
+	soft->slot_seq[slot] = soft->seq;
+	s->flags = 0;
+	s->sequence = cpu_to_le64(soft->seq);
+	s->timestamp_ns = cpu_to_le64(ktime_get_ns());
+	s->bytesused = cpu_to_le32(soft->layout.sizeimage);
+	s->mode_gen = cpu_to_le32(soft->mode_gen);
+	smp_wmb();
+	WRITE_ONCE(s->lock, cpu_to_le32(lock + 1));
+	smp_wmb();
+	ctrl->status.latest_slot = cpu_to_le32(slot);
+	ctrl->status.latest_seq = cpu_to_le64(soft->seq);
+	ctrl->status.frames_produced = cpu_to_le64(++soft->produced);
+	ctrl->status.frames_late = cpu_to_le64(soft->late);
+	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
+	soft->seq++;
+	vcap_frame_done(soft->vdev);
+}
+
+static void vcap_soft_stop(struct vcap_soft *soft)
+{
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+
+	hrtimer_cancel(&soft->timer);
+	soft->running = false;
+	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
+}
+
+static int vcap_soft_start(struct vcap_soft *soft,
+			   const struct vcap_board_request *req,
+			   const struct vcap_ring_layout *l)
+{
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_board_status *st = &ctrl->status;
+	struct vcap_frame_fmt fmt = {
+		.fourcc = le32_to_cpu(req->fourcc),
+		.width = le32_to_cpu(req->width),
+		.height = le32_to_cpu(req->height),
+		.bytesperline = l->bytesperline,
+		.sizeimage = l->sizeimage,
+	};
+	u32 num = le32_to_cpu(req->interval_num);
+	u32 den = le32_to_cpu(req->interval_den);
+	unsigned int i;
+	bool same;
+
+	same = soft->running && fmt.fourcc == soft->gen.fmt.fourcc &&
+	       fmt.width == soft->gen.fmt.width &&
+	       fmt.height == soft->gen.fmt.height &&
+	       fmt.bytesperline == soft->gen.fmt.bytesperline;
+	if (vcap_gen_init(&soft->gen, &fmt, le32_to_cpu(req->pattern),
+			  le32_to_cpu(req->flags)))
+		return VCAP_ERR_BAD_FORMAT;
+	hrtimer_cancel(&soft->timer);
+	for (i = 0; i < VCAP_MAX_SLOTS; i++)
+		soft->slot_seq[i] = VCAP_GEN_NONE;
+	if (!same) {
+		soft->mode_gen++;
+		soft->seq = 0;
+		soft->next_slot = 0;
+		soft->layout = *l;
+		st->latest_slot = cpu_to_le32(~0u);
+		st->latest_seq = 0;
+	}
+	st->mode_gen = cpu_to_le32(soft->mode_gen);
+	st->fourcc = cpu_to_le32(fmt.fourcc);
+	st->width = cpu_to_le32(fmt.width);
+	st->height = cpu_to_le32(fmt.height);
+	st->bytesperline = cpu_to_le32(l->bytesperline);
+	st->sizeimage = cpu_to_le32(l->sizeimage);
+	st->interval_num = cpu_to_le32(num);
+	st->interval_den = cpu_to_le32(den);
+	st->num_slots = cpu_to_le32(l->num_slots);
+	st->ring_offset = cpu_to_le64(l->ring_offset);
+	st->slot_stride = cpu_to_le64(l->slot_stride);
+	st->state = cpu_to_le32(VCAP_STATE_STREAMING);
+	soft->running = true;
+	soft->period = ns_to_ktime(div_u64((u64)num * NSEC_PER_SEC, den));
+	hrtimer_start(&soft->timer, soft->period, HRTIMER_MODE_REL);
+	return VCAP_ERR_NONE;
+}
+
+/* Act on the driver's request, as the firmware does. */
+static void vcap_soft_request(struct work_struct *work)
+{
+	struct vcap_soft *soft = container_of(work, struct vcap_soft,
+					      req_work);
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_board_request req;
+	struct vcap_ring_layout layout;
+	u32 seq, err;
+
+	seq = le32_to_cpu(READ_ONCE(ctrl->request.seq));
+	if (seq == le32_to_cpu(ctrl->status.ack_seq))
+		return;
+	smp_rmb();
+	req = ctrl->request;
+	err = vcap_modes_check(&ctrl->info, soft->size -
+			       le64_to_cpu(ctrl->info.frame_offset),
+			       &req, &layout);
+	if (err == VCAP_ERR_NONE) {
+		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
+			vcap_soft_stop(soft);
+		else
+			err = vcap_soft_start(soft, &req, &layout);
+	}
+	ctrl->status.error = cpu_to_le32(err);
+	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
+	smp_wmb();
+	WRITE_ONCE(ctrl->status.ack_seq, cpu_to_le32(seq));
+}
+
+static void vcap_soft_free_mem(struct vcap_soft *soft)
+{
+	unsigned int i;
+
+	if (soft->base)
+		vunmap(soft->base);
+	for (i = 0; i < soft->nchunks; i++)
+		if (soft->chunks[i])
+			__free_pages(soft->chunks[i], soft->order);
+	kfree(soft->chunks);
+	soft->chunks = NULL;
+	soft->base = NULL;
+	soft->nchunks = 0;
+}
+
+/* size bytes of zeroed RAM in chunks of the largest order that works. */
+static int vcap_soft_alloc_mem(struct vcap_soft *soft, u64 size)
+{
+	unsigned int order, i, j, npages = size >> PAGE_SHIFT;
+	struct page **pages;
+
+	for (order = VCAP_SOFT_CHUNK_ORDER; ; order--) {
+		u64 chunk = PAGE_SIZE << order;
+
+		soft->order = order;
+		soft->nchunks = div64_u64(size + chunk - 1, chunk);
+		soft->chunks = kcalloc(soft->nchunks, sizeof(*soft->chunks),
+				       GFP_KERNEL);
+		if (!soft->chunks)
+			return -ENOMEM;
+		for (i = 0; i < soft->nchunks; i++) {
+			soft->chunks[i] = alloc_pages(GFP_KERNEL | __GFP_ZERO |
+						      __GFP_NOWARN, order);
+			if (!soft->chunks[i])
+				break;
+		}
+		if (i == soft->nchunks)
+			break;
+		vcap_soft_free_mem(soft);
+		if (!order)
+			return -ENOMEM;
+	}
+	soft->size = (u64)soft->nchunks << (order + PAGE_SHIFT);
+	npages = soft->size >> PAGE_SHIFT;
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
+	if (!pages) {
+		vcap_soft_free_mem(soft);
+		return -ENOMEM;
+	}
+	for (i = 0; i < soft->nchunks; i++)
+		for (j = 0; j < (1u << order); j++)
+			pages[(i << order) + j] = soft->chunks[i] + j;
+	soft->base = vmap(pages, npages, VM_MAP, PAGE_KERNEL);
+	kvfree(pages);
+	if (!soft->base) {
+		vcap_soft_free_mem(soft);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The control page as the firmware writes it when the board comes up. */
+static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
+{
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_board_info *info = &ctrl->info;
+	u64 frame_size = soft->size - VCAP_CTRL_SIZE;
+
+	info->abi_version = cpu_to_le32(VCAP_BOARD_ABI_VERSION);
+	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
+	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
+				 VCAP_CAP_PATTERNS);
+	strscpy(info->name, "vcap software board", sizeof(info->name));
+	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
+	info->vram_size = cpu_to_le64(soft->size);
+	info->frame_offset = cpu_to_le64(VCAP_CTRL_SIZE);
+	info->frame_size = cpu_to_le64(frame_size);
+	vcap_modes_fill(info, frame_size);
+	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
+	ctrl->status.latest_slot = cpu_to_le32(~0u);
+	smp_wmb();
+	info->magic = cpu_to_le32(VCAP_BOARD_MAGIC);
+}
+
+static void vcap_soft_destroy(struct vcap_soft *soft)
+{
+	if (soft->registered)
+		vcap_dev_unregister(soft->vdev);
+	if (soft->wq) {
+		/* The core is done with the board: stop the producer. */
+		hrtimer_cancel(&soft->timer);
+		soft->running = false;
+		destroy_workqueue(soft->wq);
+		hrtimer_cancel(&soft->timer);
+	}
+	if (!IS_ERR_OR_NULL(soft->vdev))
+		vcap_dev_put(soft->vdev);
+	vcap_soft_free_mem(soft);
+	if (!IS_ERR_OR_NULL(soft->pdev))
+		platform_device_unregister(soft->pdev);
+	kfree(soft);
+}
+
+static struct vcap_soft *vcap_soft_create(unsigned int n, u64 size)
+{
+	struct vcap_soft *soft;
+	int ret;
+
+	soft = kzalloc(sizeof(*soft), GFP_KERNEL);
+	if (!soft)
+		return ERR_PTR(-ENOMEM);
+	hrtimer_init(&soft->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	soft->timer.function = vcap_soft_tick;
+	INIT_WORK(&soft->req_work, vcap_soft_request);
+	INIT_WORK(&soft->frame_work, vcap_soft_frame);
+
+	soft->pdev = platform_device_register_simple("vcap-soft", n, NULL, 0);
+	if (IS_ERR(soft->pdev)) {
+		ret = PTR_ERR(soft->pdev);
+		goto err;
+	}
+	ret = vcap_soft_alloc_mem(soft, size);
+	if (ret)
+		goto err;
+	soft->wq = alloc_ordered_workqueue("vcap-soft%u", WQ_HIGHPRI, n);
+	if (!soft->wq) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	vcap_soft_fill_info(soft, n);
+
+	soft->vdev = vcap_dev_alloc(&soft->pdev->dev, &vcap_soft_ops, soft,
+				    soft->size);
+	if (IS_ERR(soft->vdev)) {
+		ret = PTR_ERR(soft->vdev);
+		goto err;
+	}
+	soft->vdev->soft = true;
+	ret = vcap_dev_register(soft->vdev);
+	if (ret)
+		goto err;
+	soft->registered = true;
+	return soft;
+err:
+	vcap_soft_destroy(soft);
+	return ERR_PTR(ret);
+}
+
+int vcap_soft_init(unsigned int count)
+{
+	unsigned int mb = clamp(soft_vram_mb, 4u, 512u);
+	unsigned int i;
+
+	if (!count)
+		return 0;
+	if (mb != soft_vram_mb)
+		pr_warn("vcap: soft_vram_mb=%u clamped to %u\n", soft_vram_mb,
+			mb);
+	vcap_softs = kcalloc(count, sizeof(*vcap_softs), GFP_KERNEL);
+	if (!vcap_softs)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		struct vcap_soft *soft = vcap_soft_create(i, (u64)mb << 20);
+
+		if (IS_ERR(soft)) {
+			pr_err("vcap: software board %u: error %ld\n", i,
+			       PTR_ERR(soft));
+			vcap_soft_exit();
+			return PTR_ERR(soft);
+		}
+		vcap_softs[vcap_num_softs++] = soft;
+	}
+	return 0;
+}
+
+void vcap_soft_exit(void)
+{
+	while (vcap_num_softs)
+		vcap_soft_destroy(vcap_softs[--vcap_num_softs]);
+	kfree(vcap_softs);
+	vcap_softs = NULL;
+}

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vcap V4L2 node: /dev/videoN, its formats (exactly the board's published
+ * modes), its videobuf2 queue over the driver's own memory ops, inputs,
+ * frame intervals and events.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <media/v4l2-event.h>
+#include <media/v4l2-fh.h>
+#include <media/v4l2-ioctl.h>
+
+#include "compat.h"
+#include "vcap.h"
+#include "vcap-format.h"
+#include "vcap-mem.h"
+
+static struct vcap_buffer *to_vcap_buffer(struct vb2_buffer *vb)
+{
+	return container_of(to_vb2_v4l2_buffer(vb), struct vcap_buffer, vb);
+}
+
+/* The mode of fourcc nearest to width x height; the first format if none. */
+static const struct vcap_mode *vcap_nearest_mode(struct vcap_dev *vdev,
+						 u32 fourcc, u32 width,
+						 u32 height)
+{
+	const struct vcap_mode *best = NULL;
+	u64 best_d = U64_MAX;
+	unsigned int i;
+
+	if (!vcap_find_mode(vdev, fourcc, vdev->modes[0].width,
+			    vdev->modes[0].height)) {
+		for (i = 0; i < vdev->num_modes; i++)
+			if (vdev->modes[i].fourcc == fourcc)
+				break;
+		if (i == vdev->num_modes)
+			fourcc = vdev->fourccs[0];
+	}
+	for (i = 0; i < vdev->num_modes; i++) {
+		const struct vcap_mode *m = &vdev->modes[i];
+		u64 d;
+
+		if (m->fourcc != fourcc)
+			continue;
+		d = abs((s64)m->width - width) + abs((s64)m->height - height);
+		if (d < best_d) {
+			best = m;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static void vcap_mode_to_pix(const struct vcap_mode *m,
+			     struct v4l2_pix_format *pix)
+{
+	const struct vcap_format_info *fi = vcap_format_find(m->fourcc);
+
+	memset(pix, 0, sizeof(*pix));
+	pix->pixelformat = m->fourcc;
+	pix->width = m->width;
+	pix->height = m->height;
+	pix->field = V4L2_FIELD_NONE;
+	pix->bytesperline = vcap_format_min_bpl(fi, m->width);
+	pix->sizeimage = vcap_format_sizeimage(fi, pix->bytesperline,
+					       m->height);
+	pix->colorspace = fi->is_rgb ? V4L2_COLORSPACE_SRGB :
+				       V4L2_COLORSPACE_REC709;
+	pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
+	pix->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+	pix->quantization = V4L2_QUANTIZATION_DEFAULT;
+}
+
+/* The interval the mode offers that is nearest to want. */
+static struct vcap_interval vcap_nearest_interval(struct vcap_dev *vdev,
+						  const struct vcap_mode *m,
+						  struct vcap_interval want)
+{
+	struct vcap_interval best = {};
+	u64 best_d = U64_MAX;
+	unsigned int i;
+
+	if (!want.numerator || !want.denominator)
+		want = (struct vcap_interval){ 1, 30 };
+	for (i = 0; i < vdev->num_intervals; i++) {
+		const struct vcap_interval *iv = &vdev->intervals[i];
+		u64 a, b, d;
+
+		if (!(m->interval_mask & BIT(i)))
+			continue;
+		/* Compare num/den in microseconds. */
+		a = div_u64((u64)iv->numerator * USEC_PER_SEC, iv->denominator);
+		b = div_u64((u64)want.numerator * USEC_PER_SEC,
+			    want.denominator);
+		d = a > b ? a - b : b - a;
+		if (d < best_d) {
+			best = *iv;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* Queue */
+
+static int vcap_queue_setup(struct vb2_queue *q, unsigned int *nbuffers,
+			    unsigned int *nplanes, unsigned int sizes[],
+			    struct device *alloc_devs[])
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(q);
+	unsigned int size = vdev->fmt.sizeimage;
+
+	if (*nplanes)
+		return sizes[0] < size ? -EINVAL : 0;
+	*nplanes = 1;
+	sizes[0] = size;
+	return 0;
+}
+
+static int vcap_buf_prepare(struct vb2_buffer *vb)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (vb2_plane_size(vb, 0) < vdev->fmt.sizeimage)
+		return -EINVAL;
+	vb2_set_plane_payload(vb, 0, vdev->fmt.sizeimage);
+	return 0;
+}
+
+static void vcap_buf_queue(struct vb2_buffer *vb)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
+	struct vcap_buffer *buf = to_vcap_buffer(vb);
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add_tail(&buf->list, &vdev->buf_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+}
+
+void vcap_v4l2_return_buffers(struct vcap_dev *vdev,
+			      enum vb2_buffer_state state)
+{
+	struct vcap_buffer *buf, *tmp;
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_splice_init(&vdev->buf_list, &list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	list_for_each_entry_safe(buf, tmp, &list, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+}
+
+static int vcap_start_streaming(struct vb2_queue *q, unsigned int count)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(q);
+	int ret;
+
+	ret = vcap_board_start(vdev);
+	if (ret)
+		vcap_v4l2_return_buffers(vdev, VB2_BUF_STATE_QUEUED);
+	return ret;
+}
+
+static void vcap_stop_streaming(struct vb2_queue *q)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(q);
+
+	vcap_board_stop(vdev);
+	vcap_v4l2_return_buffers(vdev, VB2_BUF_STATE_ERROR);
+}
+
+static const struct vb2_ops vcap_vb2_ops = {
+	.queue_setup = vcap_queue_setup,
+	.buf_prepare = vcap_buf_prepare,
+	.buf_queue = vcap_buf_queue,
+	.start_streaming = vcap_start_streaming,
+	.stop_streaming = vcap_stop_streaming,
+	.wait_prepare = vb2_ops_wait_prepare,
+	.wait_finish = vb2_ops_wait_finish,
+};
+
+/* Events */
+
+void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution)
+{
+	static const struct v4l2_event ev = {
+		.type = V4L2_EVENT_SOURCE_CHANGE,
+		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
+	};
+
+	v4l2_event_queue(&vdev->vdev, &ev);
+	if (resolution && vb2_is_streaming(&vdev->queue))
+		vb2_queue_error(&vdev->queue);
+}
+
+static int vcap_subscribe_event(struct v4l2_fh *fh,
+				const struct v4l2_event_subscription *sub)
+{
+	switch (sub->type) {
+	case V4L2_EVENT_SOURCE_CHANGE:
+		return v4l2_src_change_event_subscribe(fh, sub);
+	default:
+		return v4l2_ctrl_subscribe_event(fh, sub);
+	}
+}
+
+/* ioctls */
+
+static int vcap_querycap(struct file *file, void *priv,
+			 struct v4l2_capability *cap)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+
+	strscpy(cap->driver, VCAP_DRV_NAME, sizeof(cap->driver));
+	strscpy(cap->card, vdev->name[0] ? vdev->name : "vcap",
+		sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "%s:%s",
+		 vdev->soft ? "platform" : "PCI", dev_name(vdev->parent));
+	return 0;
+}
+
+static int vcap_enum_fmt(struct file *file, void *priv,
+			 struct v4l2_fmtdesc *f)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+
+	if (f->index >= vdev->num_fourccs)
+		return -EINVAL;
+	f->pixelformat = vdev->fourccs[f->index];
+	return 0;
+}
+
+static int vcap_enum_framesizes(struct file *file, void *priv,
+				struct v4l2_frmsizeenum *fs)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < vdev->num_modes; i++) {
+		if (vdev->modes[i].fourcc != fs->pixel_format)
+			continue;
+		if (n++ == fs->index) {
+			fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+			fs->discrete.width = vdev->modes[i].width;
+			fs->discrete.height = vdev->modes[i].height;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int vcap_enum_frameintervals(struct file *file, void *priv,
+				    struct v4l2_frmivalenum *fi)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	const struct vcap_mode *m;
+	unsigned int i, n = 0;
+
+	m = vcap_find_mode(vdev, fi->pixel_format, fi->width, fi->height);
+	if (!m)
+		return -EINVAL;
+	for (i = 0; i < vdev->num_intervals; i++) {
+		if (!(m->interval_mask & BIT(i)))
+			continue;
+		if (n++ == fi->index) {
+			fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+			fi->discrete.numerator = vdev->intervals[i].numerator;
+			fi->discrete.denominator =
+				vdev->intervals[i].denominator;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int vcap_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+
+	f->fmt.pix = vdev->fmt;
+	return 0;
+}
+
+static int vcap_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	const struct vcap_mode *m;
+
+	m = vcap_nearest_mode(vdev, f->fmt.pix.pixelformat, f->fmt.pix.width,
+			      f->fmt.pix.height);
+	vcap_mode_to_pix(m, &f->fmt.pix);
+	return 0;
+}
+
+static int vcap_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	const struct vcap_mode *m;
+
+	if (vb2_is_busy(&vdev->queue))
+		return -EBUSY;
+	vcap_try_fmt(file, priv, f);
+	vdev->fmt = f->fmt.pix;
+	m = vcap_find_mode(vdev, vdev->fmt.pixelformat, vdev->fmt.width,
+			   vdev->fmt.height);
+	vdev->interval = vcap_nearest_interval(vdev, m, vdev->interval);
+	return 0;
+}
+
+static int vcap_g_parm(struct file *file, void *priv,
+		       struct v4l2_streamparm *parm)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+
+	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL;
+	memset(&parm->parm.capture, 0, sizeof(parm->parm.capture));
+	parm->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
+	parm->parm.capture.timeperframe.numerator = vdev->interval.numerator;
+	parm->parm.capture.timeperframe.denominator =
+		vdev->interval.denominator;
+	parm->parm.capture.readbuffers = 2;
+	return 0;
+}
+
+static int vcap_s_parm(struct file *file, void *priv,
+		       struct v4l2_streamparm *parm)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	struct v4l2_fract *tpf = &parm->parm.capture.timeperframe;
+	struct vcap_interval want = { tpf->numerator, tpf->denominator };
+	const struct vcap_mode *m;
+
+	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL;
+	if (vb2_is_streaming(&vdev->queue))
+		return -EBUSY;
+	m = vcap_find_mode(vdev, vdev->fmt.pixelformat, vdev->fmt.width,
+			   vdev->fmt.height);
+	if (!want.numerator || !want.denominator)
+		want = vdev->interval;
+	vdev->interval = vcap_nearest_interval(vdev, m, want);
+	return vcap_g_parm(file, priv, parm);
+}
+
+static int vcap_enum_input(struct file *file, void *priv,
+			   struct v4l2_input *inp)
+{
+	struct vcap_dev *vdev = video_drvdata(file);
+	int idx;
+
+	if (inp->index)
+		return -EINVAL;
+	inp->type = V4L2_INPUT_TYPE_CAMERA;
+	strscpy(inp->name, "Board", sizeof(inp->name));
+	if (!vcap_enter(vdev, &idx))
+		return -ENODEV;
+	if (vdev->ops->read32(vdev, VCAP_OFF_STATUS(state)) ==
+	    VCAP_STATE_NO_SIGNAL)
+		inp->status = V4L2_IN_ST_NO_SIGNAL;
+	vcap_exit(vdev, idx);
+	return 0;
+}
+
+static int vcap_g_input(struct file *file, void *priv, unsigned int *i)
+{
+	*i = 0;
+	return 0;
+}
+
+static int vcap_s_input(struct file *file, void *priv, unsigned int i)
+{
+	return i ? -EINVAL : 0;
+}
+
+static const struct v4l2_ioctl_ops vcap_ioctl_ops = {
+	.vidioc_querycap = vcap_querycap,
+	.vidioc_enum_fmt_vid_cap = vcap_enum_fmt,
+	.vidioc_enum_framesizes = vcap_enum_framesizes,
+	.vidioc_enum_frameintervals = vcap_enum_frameintervals,
+	.vidioc_g_fmt_vid_cap = vcap_g_fmt,
+	.vidioc_try_fmt_vid_cap = vcap_try_fmt,
+	.vidioc_s_fmt_vid_cap = vcap_s_fmt,
+	.vidioc_g_parm = vcap_g_parm,
+	.vidioc_s_parm = vcap_s_parm,
+	.vidioc_enum_input = vcap_enum_input,
+	.vidioc_g_input = vcap_g_input,
+	.vidioc_s_input = vcap_s_input,
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
+	.vidioc_log_status = v4l2_ctrl_log_status,
+	.vidioc_subscribe_event = vcap_subscribe_event,
+	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
+};
+
+static const struct v4l2_file_operations vcap_v4l2_fops = {
+	.owner = THIS_MODULE,
+	.open = v4l2_fh_open,
+	.release = vb2_fop_release,
+	.read = vb2_fop_read,
+	.poll = vb2_fop_poll,
+	.unlocked_ioctl = video_ioctl2,
+	.mmap = vb2_fop_mmap,
+};
+
+static void vcap_v4l2_release(struct v4l2_device *v4l2_dev)
+{
+	struct vcap_dev *vdev = container_of(v4l2_dev, struct vcap_dev,
+					     v4l2_dev);
+
+	vcap_ctrls_free(vdev);
+	vcap_dev_put(vdev);
+}
+
+/* The default mode: 640x480 YUYV at 30 fps where the board offers it. */
+static void vcap_default_format(struct vcap_dev *vdev)
+{
+	const struct vcap_mode *m;
+
+	m = vcap_nearest_mode(vdev, V4L2_PIX_FMT_YUYV, 640, 480);
+	vcap_mode_to_pix(m, &vdev->fmt);
+	vdev->interval = vcap_nearest_interval(vdev, m,
+					       (struct vcap_interval){ 1, 30 });
+}
+
+int vcap_v4l2_register(struct vcap_dev *vdev)
+{
+	struct video_device *vfd = &vdev->vdev;
+	struct vb2_queue *q = &vdev->queue;
+	int ret;
+
+	snprintf(vdev->v4l2_dev.name, sizeof(vdev->v4l2_dev.name), "vcap-%u",
+		 vdev->index);
+	ret = v4l2_device_register(vdev->parent, &vdev->v4l2_dev);
+	if (ret)
+		return ret;
+	vcap_dev_get(vdev);
+	vdev->v4l2_dev.release = vcap_v4l2_release;
+
+	ret = vcap_ctrls_init(vdev);
+	if (ret)
+		goto err;
+	vdev->v4l2_dev.ctrl_handler = &vdev->ctrl_hdl;
+	vcap_default_format(vdev);
+
+	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_READ;
+	q->drv_priv = vdev;
+	q->buf_struct_size = sizeof(struct vcap_buffer);
+	q->ops = &vcap_vb2_ops;
+	q->mem_ops = &vcap_vb2_mem_ops;
+	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+	q->lock = &vdev->lock;
+	q->dev = vdev->parent;
+	ret = vb2_queue_init(q);
+	if (ret)
+		goto err;
+
+	strscpy(vfd->name, vdev->v4l2_dev.name, sizeof(vfd->name));
+	vfd->fops = &vcap_v4l2_fops;
+	vfd->ioctl_ops = &vcap_ioctl_ops;
+	vfd->release = video_device_release_empty;
+	vfd->v4l2_dev = &vdev->v4l2_dev;
+	vfd->queue = q;
+	vfd->lock = &vdev->lock;
+	vfd->vfl_dir = VFL_DIR_RX;
+	vfd->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
+			   V4L2_CAP_READWRITE;
+	video_set_drvdata(vfd, vdev);
+	ret = video_register_device(vfd, VFL_TYPE_VIDEO, -1);
+	if (ret)
+		goto err;
+	vdev->v4l2_registered = true;
+	v4l2_info(&vdev->v4l2_dev, "capture node %s\n",
+		  video_device_node_name(vfd));
+	return 0;
+err:
+	v4l2_device_unregister(&vdev->v4l2_dev);
+	v4l2_device_put(&vdev->v4l2_dev);
+	return ret;
+}
+
+/* Stops a running stream (the board is still there) and drops the node. */
+void vcap_v4l2_unregister(struct vcap_dev *vdev)
+{
+	if (!vdev->v4l2_registered)
+		return;
+	vdev->v4l2_registered = false;
+	vb2_video_unregister_device(&vdev->vdev);
+	v4l2_device_unregister(&vdev->v4l2_dev);
+	v4l2_device_put(&vdev->v4l2_dev);
+}

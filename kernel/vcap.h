@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vcap: the device structure and the internal API between the driver's
+ * parts.  The core (vcap-core.c) talks to a board through struct
+ * vcap_board_ops, so the PCI board and the software board share every line
+ * above the register accessors.
+ */
+#ifndef _VCAP_H
+#define _VCAP_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/srcu.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-dev.h>
+#include <media/v4l2-device.h>
+#include <media/videobuf2-v4l2.h>
+
+#include <vcap/board.h>
+
+#define VCAP_DRV_NAME		"vcap"
+#define VCAP_MAX_BOARDS		16
+
+struct vcap_dev;
+struct vm_area_struct;
+
+/*
+ * Access to one board.  Offsets are BAR2 byte offsets; the core has
+ * checked them against the board's size before it calls.  The ops never
+ * sleep and may be called from any context.
+ */
+struct vcap_board_ops {
+	u32 (*read32)(struct vcap_dev *vdev, u32 off);
+	void (*write32)(struct vcap_dev *vdev, u32 off, u32 val);
+	/* Copy len bytes of BAR2 at off into dst (the stand-in for DMA). */
+	void (*copy_from)(struct vcap_dev *vdev, void *dst, u64 off,
+			  size_t len);
+	/* Tell the board a request is waiting. */
+	void (*doorbell)(struct vcap_dev *vdev);
+	/*
+	 * Map BAR2 bytes [off, off + vma length) into vma, which the VRAM
+	 * node has already checked and flagged.  May sleep.
+	 */
+	int (*mmap)(struct vcap_dev *vdev, struct vm_area_struct *vma, u64 off);
+};
+
+/* The mode the board runs, as validated when it acknowledged it. */
+struct vcap_ring {
+	bool valid;
+	u32 fourcc;
+	u32 width;
+	u32 height;
+	u32 bytesperline;
+	u32 sizeimage;
+	u32 interval_num;
+	u32 interval_den;
+	u32 num_slots;
+	u32 mode_gen;
+	u64 ring_offset;
+	u64 slot_stride;
+};
+
+/* One published mode, from the board's table, sanitised. */
+struct vcap_mode {
+	u32 fourcc;
+	u32 width;
+	u32 height;
+	u32 interval_mask;
+};
+
+struct vcap_interval {
+	u32 numerator;
+	u32 denominator;
+};
+
+/* Counters exported through sysfs; each updated with atomic64 ops. */
+struct vcap_stats {
+	atomic64_t delivered;	/* buffers completed with a good frame */
+	atomic64_t dropped;	/* frames with no buffer queued, or missed */
+	atomic64_t torn;	/* slot rewritten while copied, retried */
+	atomic64_t rejected;	/* slots flagged or failing a check */
+	atomic64_t interrupts;	/* frame-done and status notifications */
+	atomic64_t latency_ns;	/* board timestamp to buffer completion */
+	atomic64_t errors;	/* board faults: heartbeat, nonsense */
+};
+
+/* A buffer queued by user space, waiting for a frame. */
+struct vcap_buffer {
+	struct vb2_v4l2_buffer vb;
+	struct list_head list;
+};
+
+struct vcap_dev {
+	/* Identity; constant after vcap_dev_register(). */
+	struct device *parent;
+	const struct vcap_board_ops *ops;
+	void *board;			/* the board driver's private data */
+	unsigned int index;		/* N of /dev/vcapN */
+	bool soft;
+	bool irq;			/* frame-done is an interrupt */
+	struct kref kref;		/* VRAM file handles and mappings */
+
+	/*
+	 * Presence: every board access is inside vcap_enter()/vcap_exit();
+	 * vcap_dev_unregister() sets gone and waits for them to finish.
+	 */
+	struct srcu_struct srcu;
+	bool gone;
+
+	/* What the board published, validated once at probe. */
+	u64 bar_size;
+	u32 board_abi;
+	u32 caps;
+	u32 fw_peer_id;
+	u64 frame_offset;
+	u64 frame_size;
+	char name[VCAP_NAME_LEN + 1];
+	char serial[VCAP_NAME_LEN + 1];
+	struct vcap_mode *modes;
+	unsigned int num_modes;
+	u32 fourccs[VCAP_MAX_MODES];	/* distinct formats, in table order */
+	unsigned int num_fourccs;
+	struct vcap_interval intervals[VCAP_MAX_INTERVALS];
+	unsigned int num_intervals;
+
+	/* Board requests, and the ring they set up: protected by req_lock. */
+	struct mutex req_lock;
+	u32 req_seq;
+	struct vcap_ring ring;
+
+	/* Frame delivery to the V4L2 queue: protected by deliver_lock. */
+	struct mutex deliver_lock;
+	bool streaming;
+	bool have_seq;
+	u64 last_board_seq;		/* newest board frame handled */
+	u32 sequence;			/* next V4L2 sequence number */
+	u32 stale_lock[VCAP_MAX_SLOTS];	/* slot locks from before the stream */
+	struct work_struct deliver_work;
+	struct workqueue_struct *wq;
+
+	/* Queued buffers: protected by buf_lock. */
+	spinlock_t buf_lock;
+	struct list_head buf_list;
+
+	/* Watchdog: touched only by the watchdog work. */
+	struct delayed_work watchdog;
+	u64 last_heartbeat;
+	unsigned long heartbeat_jiffies;
+	u32 last_mode_gen;
+	u32 last_state;
+	bool board_dead;
+
+	/* Frame notifications for the VRAM node. */
+	wait_queue_head_t frame_wq;
+	atomic64_t frame_events;
+	atomic64_t notify_ns;		/* time of the last frame-done */
+
+	struct vcap_stats stats;
+
+	/* V4L2: the format is protected by lock, the queue's lock. */
+	struct mutex lock;
+	struct v4l2_device v4l2_dev;
+	struct video_device vdev;
+	struct vb2_queue queue;
+	struct v4l2_ctrl_handler ctrl_hdl;
+	struct v4l2_ctrl *ctrl_pattern;
+	struct v4l2_ctrl *ctrl_hflip;
+	struct v4l2_ctrl *ctrl_vflip;
+	u32 ctrl_pattern_val;		/* last values set, for requests */
+	u32 ctrl_flags_val;
+	struct v4l2_pix_format fmt;
+	struct vcap_interval interval;
+	bool v4l2_registered;
+
+	/* The VRAM node. */
+	struct cdev cdev;
+	struct device vram_dev;
+	struct inode *inode;		/* its i_mapping is every open
+					 * file's f_mapping */
+	bool vram_registered;
+};
+
+/* Presence guard around board accesses; false once the board is gone. */
+static inline bool vcap_enter(struct vcap_dev *vdev, int *idx)
+{
+	*idx = srcu_read_lock(&vdev->srcu);
+	if (READ_ONCE(vdev->gone)) {
+		srcu_read_unlock(&vdev->srcu, *idx);
+		return false;
+	}
+	return true;
+}
+
+static inline void vcap_exit(struct vcap_dev *vdev, int idx)
+{
+	srcu_read_unlock(&vdev->srcu, idx);
+}
+
+/* Core: vcap-core.c */
+extern bool vcap_vram_writable;
+struct vcap_dev *vcap_dev_alloc(struct device *parent,
+				const struct vcap_board_ops *ops, void *board,
+				u64 bar_size);
+int vcap_dev_register(struct vcap_dev *vdev);
+void vcap_dev_unregister(struct vcap_dev *vdev);
+void vcap_dev_get(struct vcap_dev *vdev);
+void vcap_dev_put(struct vcap_dev *vdev);
+void vcap_frame_done(struct vcap_dev *vdev);
+void vcap_status_changed(struct vcap_dev *vdev);
+int vcap_board_start(struct vcap_dev *vdev);
+void vcap_board_stop(struct vcap_dev *vdev);
+int vcap_board_update(struct vcap_dev *vdev);
+const struct vcap_mode *vcap_find_mode(struct vcap_dev *vdev, u32 fourcc,
+				       u32 width, u32 height);
+bool vcap_read_slot(struct vcap_dev *vdev, u32 slot,
+		    struct vcap_board_slot *hdr, u32 *lock);
+
+/* V4L2 node: vcap-v4l2.c */
+int vcap_v4l2_register(struct vcap_dev *vdev);
+void vcap_v4l2_unregister(struct vcap_dev *vdev);
+void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution);
+void vcap_v4l2_return_buffers(struct vcap_dev *vdev,
+			      enum vb2_buffer_state state);
+
+/* Controls: vcap-ctrls.c */
+int vcap_ctrls_init(struct vcap_dev *vdev);
+void vcap_ctrls_free(struct vcap_dev *vdev);
+u32 vcap_ctrls_pattern(struct vcap_dev *vdev);
+u32 vcap_ctrls_flags(struct vcap_dev *vdev);
+
+/* VRAM node: vcap-vram.c */
+int vcap_vram_init(void);
+void vcap_vram_exit(void);
+int vcap_vram_register(struct vcap_dev *vdev);
+void vcap_vram_unregister(struct vcap_dev *vdev);
+void vcap_vram_release(struct vcap_dev *vdev);
+
+/* Statistics: vcap-sysfs.c */
+extern const struct attribute_group *vcap_stats_groups[];
+
+/* PCI board: vcap-pci.c */
+int vcap_pci_init(void);
+void vcap_pci_exit(void);
+
+/* Software board: vcap-soft.c */
+int vcap_soft_init(unsigned int count);
+void vcap_soft_exit(void);
+
+#endif /* _VCAP_H */

@@ -376,6 +376,12 @@ struct vcap_stats_summary {
 	uint64_t latency_p95;
 	uint64_t latency_p99;
 	uint64_t latency_max;
+	/*
+	 * Frames whose monotonic timestamp lies after their dequeue: a
+	 * driver that stamps the frame's nominal time, not its capture.
+	 * They give no latency sample.
+	 */
+	uint64_t latency_ahead;
 	/* Process CPU time (getrusage) over the run, per frame. */
 	uint64_t cpu_user_ns;
 	uint64_t cpu_sys_ns;

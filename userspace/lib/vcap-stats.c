@@ -24,6 +24,7 @@ struct vcap_stats {
 	uint64_t recent[WINDOW_SLOTS];	/* ring of dequeue times */
 	unsigned int recent_head;	/* next slot to write */
 
+	uint64_t lat_ahead;		/* timestamp after dequeue */
 	uint64_t *lat;			/* latency samples, ns */
 	size_t lat_len, lat_cap;
 };
@@ -124,9 +125,12 @@ void vcap_stats_add(struct vcap_stats *st, uint64_t sequence,
 	st->recent[st->recent_head] = dequeue_ns;
 	st->recent_head = (st->recent_head + 1) % WINDOW_SLOTS;
 
-	if (timestamp_ns && (flags & VCAP_FRAME_TS_MONOTONIC) &&
-	    dequeue_ns >= timestamp_ns)
-		add_latency(st, dequeue_ns - timestamp_ns);
+	if (timestamp_ns && (flags & VCAP_FRAME_TS_MONOTONIC)) {
+		if (dequeue_ns >= timestamp_ns)
+			add_latency(st, dequeue_ns - timestamp_ns);
+		else
+			st->lat_ahead++;
+	}
 }
 
 void vcap_stats_baseline(struct vcap_stats *st, uint64_t sequence)
@@ -229,6 +233,7 @@ void vcap_stats_get(const struct vcap_stats *st,
 	if (st->frames)
 		out->cpu_ns_per_frame = (user + sys) / st->frames;
 	out->latency_samples = st->lat_len;
+	out->latency_ahead = st->lat_ahead;
 	if (st->lat_len) {
 		/* Percentiles sort the samples; work on a copy. */
 		uint64_t *v = malloc(st->lat_len * sizeof(*v));

@@ -79,7 +79,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       "\"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
 	       "\"drops\": %llu, \"reorders\": %llu, \"errors\": %llu, "
 	       "\"torn\": %llu, "
-	       "\"latency_ns\": {\"samples\": %llu, \"p50\": %llu, "
+	       "\"latency_ns\": {\"samples\": %llu, \"ahead\": %llu, \"p50\": %llu, "
 	       "\"p95\": %llu, \"p99\": %llu, \"max\": %llu}, "
 	       "\"cpu_ns_per_frame\": %llu, \"cpu_user_ns\": %llu, "
 	       "\"cpu_sys_ns\": %llu, \"memcpy_ns_per_frame\": %llu}\n",
@@ -91,6 +91,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       (unsigned long long)s->drops, (unsigned long long)s->reorders,
 	       (unsigned long long)s->errors, (unsigned long long)torn,
 	       (unsigned long long)s->latency_samples,
+	       (unsigned long long)s->latency_ahead,
 	       (unsigned long long)s->latency_p50,
 	       (unsigned long long)s->latency_p95,
 	       (unsigned long long)s->latency_p99,
@@ -120,7 +121,10 @@ static void print_table(const struct vcap_source *src, const char *driver,
 		printf("  %-18s p50 %.3f  p95 %.3f  p99 %.3f  max %.3f ms\n",
 		       "latency", s->latency_p50 / 1e6, s->latency_p95 / 1e6,
 		       s->latency_p99 / 1e6, s->latency_max / 1e6);
-	else
+	if (s->latency_ahead)
+		printf("  %-18s %llu frames stamped after their dequeue (nominal, not capture, times)\n",
+		       "", (unsigned long long)s->latency_ahead);
+	else if (!s->latency_samples)
 		printf("  %-18s n/a (timestamps not on this clock)\n",
 		       "latency");
 	printf("  %-18s %.3f ms (user %.3f, sys %.3f ms total %.3f s)\n",

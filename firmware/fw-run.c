@@ -275,7 +275,12 @@ void fw_run_once(struct fw_run *r)
 			fw_board_scribble(b, fw_run_rand(r), fw_run_rand(r));
 			r->hostile_writes++;
 			fw_run_notify(r, fw_run_rand(r) & 1);
+		} else if (r->was_hostile) {
+			/* Sane again: a fresh control page, as after a reboot. */
+			fw_board_reset(b, &r->id);
+			fw_run_notify(r, VCAP_VEC_STATUS);
 		}
+		r->was_hostile = f->hostile;
 	}
 	while (f->storm) {
 		fw_run_notify(r, VCAP_VEC_FRAME);

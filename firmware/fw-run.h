@@ -36,6 +36,7 @@ struct fw_run {
 	u64 frames_dropped;
 	u64 irq_storm_sent;
 	u64 hostile_writes;
+	bool was_hostile;
 	u32 hostile_rng;
 };
 

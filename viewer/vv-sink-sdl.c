@@ -19,6 +19,7 @@ struct vv_sdl {
 	struct vcap_mode mode;
 	uint32_t *xmap;			/* identity column map, mode.width */
 	bool have_frame;		/* texture holds a frame */
+	bool sized;			/* the window took a frame's size */
 };
 
 static int vv_sdl_fail(struct vv_sink *s, const char *what)
@@ -26,10 +27,33 @@ static int vv_sdl_fail(struct vv_sink *s, const char *what)
 	return vv_sink_fail(s, "%s: %s", what, SDL_GetError());
 }
 
+/* w x h, or smaller with the same aspect if the screen is smaller. */
+static void vv_sdl_fit_screen(int *w, int *h)
+{
+	SDL_Rect bounds;
+
+	if (!SDL_GetDisplayUsableBounds(0, &bounds) && bounds.w > 0 &&
+	    bounds.h > 0 && (*w > bounds.w || *h > bounds.h)) {
+		struct vv_rect r = vv_fit_rect(*w, *h, bounds.w, bounds.h);
+
+		*w = r.w;
+		*h = r.h;
+	}
+}
+
+static void vv_sdl_size_window(struct vv_sdl *d, int w, int h)
+{
+	int cw, ch;
+
+	vv_sdl_fit_screen(&w, &h);
+	SDL_GetWindowSize(d->window, &cw, &ch);
+	if (cw != w || ch != h)
+		SDL_SetWindowSize(d->window, w, h);
+}
+
 static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 {
 	struct vv_sdl *d = calloc(1, sizeof(*d));
-	SDL_Rect bounds;
 	int w = cfg->width ? cfg->width : 640;
 	int h = cfg->height ? cfg->height : 480;
 	Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
@@ -44,13 +68,7 @@ static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 		return vv_sdl_fail(s, "no display (SDL_Init)");
 
 	/* A frame bigger than the screen starts scaled down, aspect kept. */
-	if (!SDL_GetDisplayUsableBounds(0, &bounds) && bounds.w > 0 &&
-	    bounds.h > 0 && (w > bounds.w || h > bounds.h)) {
-		struct vv_rect r = vv_fit_rect(w, h, bounds.w, bounds.h);
-
-		w = r.w;
-		h = r.h;
-	}
+	vv_sdl_fit_screen(&w, &h);
 	if (cfg->fullscreen)
 		flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
 	d->window = SDL_CreateWindow(cfg->title, SDL_WINDOWPOS_UNDEFINED,
@@ -88,6 +106,11 @@ static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
 		return vv_sink_fail(s, "out of memory");
 	for (uint32_t i = 0; i < mode->width; i++)
 		d->xmap[i] = i;
+	/* The window takes the frame's size until the user resizes it. */
+	if (!d->sized && !(SDL_GetWindowFlags(d->window) &
+			   (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_MAXIMIZED)))
+		vv_sdl_size_window(d, mode->width, mode->height);
+	d->sized = true;
 	d->uploader = up;
 	d->mode = *mode;
 	return 0;

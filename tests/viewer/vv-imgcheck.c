@@ -5,10 +5,13 @@
  * screendumps).
  *
  *   vv-imgcheck FILE [--size WxH] [--tolerance N] [--rect X,Y,W,H]
- *               [--bars] [X,Y=RRGGBB ...] [X,Y<N ...]
+ *               [--fit WxH] [--bars] [X,Y=RRGGBB ...] [X,Y<N ...]
  *
  * --bars checks the centre of each of the eight 75% colour bars, at 60%
- * of the height of the rectangle (the whole picture by default).  X,Y<N
+ * of the height of the rectangle: the whole picture by default, --rect,
+ * or with --fit the centred aspect-keeping rectangle of a WxH frame; the
+ * borders around the rectangle must be black.  --level N gives the bars'
+ * level (191 for 75% bars, the default; 255 for 100% bars).  X,Y<N
  * checks that every channel at X,Y is below N.  Exit 0 when every check
  * passes, 1 with one line per failed check, 2 on a bad file or option.
  */
@@ -23,9 +26,10 @@ struct image {
 	uint8_t *rgb;		/* w * h * 3 */
 };
 
-static const uint32_t bars75[8] = {
-	0xbfbfbf, 0xbfbf00, 0x00bfbf, 0x00bf00,
-	0xbf00bf, 0xbf0000, 0x0000bf, 0x000000,
+/* The bars at full level; --level scales 0xff to the wanted level. */
+static const uint32_t bars[8] = {
+	0xffffff, 0xffff00, 0x00ffff, 0x00ff00,
+	0xff00ff, 0xff0000, 0x0000ff, 0x000000,
 };
 
 static const char *const bar_names[8] = {
@@ -152,7 +156,9 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: vv-imgcheck FILE [--size WxH] [--tolerance N] "
-		"[--rect X,Y,W,H] [--bars] [X,Y=RRGGBB ...] [X,Y<N ...]\n");
+		"[--rect X,Y,W,H] [--fit WxH] [--level N] [--bars] "
+		"[X,Y=RRGGBB ...] "
+		"[X,Y<N ...]\n");
 	return 2;
 }
 
@@ -160,7 +166,7 @@ int main(int argc, char **argv)
 {
 	struct image im = { 0 };
 	uint32_t rx = 0, ry = 0, rw = 0, rh = 0, sw, sh;
-	int checks = 0;
+	int checks = 0, level = 191;
 
 	if (argc < 2)
 		return usage();
@@ -187,14 +193,42 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--tolerance") && i + 1 < argc) {
 			tolerance = atoi(argv[++i]);
+		} else if (!strcmp(a, "--level") && i + 1 < argc) {
+			level = atoi(argv[++i]);
+			if (level < 1 || level > 255)
+				return usage();
 		} else if (!strcmp(a, "--rect") && i + 1 < argc) {
 			if (sscanf(argv[++i], "%u,%u,%u,%u", &rx, &ry, &rw,
 				   &rh) != 4 || !rw || !rh)
 				return usage();
+		} else if (!strcmp(a, "--fit") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%ux%u", &sw, &sh) != 2 || !sw ||
+			    !sh)
+				return usage();
+			if ((uint64_t)sw * im.h > (uint64_t)im.w * sh) {
+				rw = im.w;
+				rh = (uint64_t)im.w * sh / sw;
+			} else {
+				rh = im.h;
+				rw = (uint64_t)im.h * sw / sh;
+			}
+			rx = (im.w - rw) / 2;
+			ry = (im.h - rh) / 2;
 		} else if (!strcmp(a, "--bars")) {
 			for (int b = 0; b < 8; b++) {
+				uint32_t c = bars[b] / 0xff * level;
+
 				check(&im, rx + (uint32_t)((2 * b + 1) * (uint64_t)rw / 16),
-				      ry + rh * 6 / 10, bars75[b], bar_names[b]);
+				      ry + rh * 6 / 10, c, bar_names[b]);
+				checks++;
+			}
+			/* Borders around a fitted picture are black. */
+			if (rx > 0) {
+				check(&im, rx / 2, ry + rh / 2, 0, "left border");
+				checks++;
+			}
+			if (ry > 0) {
+				check(&im, rx + rw / 2, ry / 2, 0, "top border");
 				checks++;
 			}
 		} else if (sscanf(a, "%u,%u=%x%c", &x, &y, &v, &c) == 3) {

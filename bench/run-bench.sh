@@ -1,0 +1,145 @@
+#!/bin/sh
+# Runs the benchmarks: vcap (software and PCI board), vivid and v4l2loopback
+# side by side, one VM run per kernel, then writes the JSON figures, the
+# plots and the report.
+#
+# usage: bench/run-bench.sh [--build DIR] [--kernel RELEASE]... [--seconds S]
+#                           [--quick] [--no-pci] [--publish]
+#   --build DIR     the CMake build directory (default: build)
+#   --kernel REL    only this kernel (repeatable; default: every installed)
+#   --seconds S     length of each measurement (default 3)
+#   --quick         two sizes, YUYV only: checks the harness in minutes
+#   --no-pci        no PCI board (no firmware), the software board only
+#   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
+# Results: DIR/bench-results/ (bench.json, per-kernel results.jsonl and
+# latencies, benchmarks.md, *.png).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+build=${VCAP_BUILD_DIR:-$repo/build}
+kernels=
+secs=3
+quick=0
+pci=1
+publish=0
+
+die() { printf 'run-bench: %s\n' "$*" >&2; exit 1; }
+log() { printf 'run-bench: %s\n' "$*" >&2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift 2 ;;
+	--kernel) kernels="$kernels $2"; shift 2 ;;
+	--seconds) secs=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--no-pci) pci=0; shift ;;
+	--publish) publish=1; shift ;;
+	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+build=$(cd "$build" 2>/dev/null && pwd) || die "no build directory: run cmake first"
+[ -f "$build/CMakeCache.txt" ] || die "$build is not a CMake build directory"
+if [ -z "$kernels" ]; then
+	for d in /lib/modules/*/build; do
+		[ -f "$d/Makefile" ] || continue
+		k=${d%/build}
+		kernels="$kernels ${k##*/}"
+	done
+fi
+[ -n "$kernels" ] || die "no kernel with headers in /lib/modules: run scripts/install-deps.sh"
+command -v gnuplot >/dev/null || die "gnuplot missing: run scripts/install-deps.sh"
+
+log "building the measuring programs, the tools and the module"
+targets="vbench vcap-stream vcap-fw"
+for k in $kernels; do targets="$targets vcap-ko-$k"; done
+for t in $targets; do
+	cmake --build "$build" --target "$t" -j "$(nproc)" >"$build/bench-build-$t.log" 2>&1 ||
+		log "could not build $t (see $build/bench-build-$t.log)"
+done
+vbench=$build/bench/vbench
+[ -x "$vbench" ] || die "vbench did not build"
+vstream=$build/userspace/vcap-stream
+fw=$build/firmware/vcap-fw
+
+res=$build/bench-results
+mkdir -p "$res"
+sizes="640x480 1280x720 1920x1080 3840x2160"
+formats="YUYV NV12"
+if [ $quick = 1 ]; then
+	sizes="640x480 1920x1080"
+	formats=YUYV
+fi
+
+status=0
+for k in $kernels; do
+	out=$res/$k
+	rm -rf "$out"
+	mkdir -p "$out"
+	: >"$out/results.jsonl"
+	log "$k: building v4l2loopback"
+	loop_ko=$(sh "$here/build-v4l2loopback.sh" "$k" "$res/v4l2loopback/$k" 2>"$out/v4l2loopback-build.txt") ||
+		loop_ko=
+	[ -n "$loop_ko" ] || log "$k: v4l2loopback does not build: $(grep -m 1 error "$out/v4l2loopback-build.txt")"
+
+	vm_args=
+	fw_pid=
+	if [ $pci = 1 ] && [ -x "$fw" ]; then
+		sock=$(mktemp -u /tmp/vcap-bench-fw.XXXXXX)
+		"$fw" serve --socket "$sock" --pidfile "$sock.pid" >"$out/firmware.log" 2>&1 &
+		fw_pid=$!
+		n=0
+		while [ ! -S "$sock" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+		if [ -S "$sock" ]; then
+			vm_args="--ivshmem-doorbell $sock"
+		else
+			log "$k: the firmware did not come up (see $out/firmware.log)"
+			kill "$fw_pid" 2>/dev/null
+			fw_pid=
+		fi
+	elif [ $pci = 1 ]; then
+		log "$k: no vcap-fw: the PCI board is not measured"
+	fi
+
+	kmod=$build/kernel/$k/vcap.ko
+	[ -f "$kmod" ] || { log "$k: no vcap.ko"; kmod=; }
+	log "$k: running the guest (sizes: $sizes; formats: $formats)"
+	# shellcheck disable=SC2086
+	"$repo/tests/vm/vcap-vm" --kernel "$k" --timeout 1500 --share "$build" \
+		--log "$out/dmesg.txt" $vm_args -- \
+		sh "$here/guest-bench.sh" --out "$out" --vbench "$vbench" \
+		${kmod:+--vcap-ko "$kmod"} ${loop_ko:+--loopback-ko "$loop_ko"} \
+		--vcap-stream "$vstream" --seconds "$secs" \
+		--sizes "$sizes" --formats "$formats" >"$out/guest.log" 2>&1
+	rc=$?
+	if [ -n "$fw_pid" ]; then
+		"$fw" ctl "$sock.ctl" stats >"$out/firmware-stats.txt" 2>&1
+		kill "$fw_pid" 2>/dev/null
+		wait "$fw_pid" 2>/dev/null
+		rm -f "$sock" "$sock.pid" "$sock.ctl"
+	fi
+	grep 'guest-bench:' "$out/guest.log" >&2
+	if [ $rc -ne 0 ]; then
+		log "$k: guest run failed (status $rc); see $out/guest.log"
+		tail -n 30 "$out/guest.log" >&2
+		status=1
+	fi
+	{
+		printf '{"kernel":"%s","bench":"machine",' "$k"
+		printf '"host_cpu":"%s",' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+		printf '"host_cpus":%s,' "$(nproc)"
+		printf '"qemu":"%s",' "$(qemu-system-x86_64 --version | head -n 1)"
+		printf '"guest_cpus":2,"accel":"tcg","date":"%s"}\n' "$(date -u +%Y-%m-%dT%H:%MZ)"
+	} >>"$out/results.jsonl"
+done
+
+log "writing the report"
+sh "$here/report.sh" "$res" "$kernels" "$here" || status=1
+if [ $publish = 1 ]; then
+	mkdir -p "$repo/docs/bench"
+	cp "$res"/*.png "$repo/docs/bench/" &&
+		cp "$res/benchmarks.md" "$repo/docs/benchmarks.md" &&
+		log "published docs/benchmarks.md and docs/bench/*.png"
+fi
+log "figures: $res/bench.json; report: $res/benchmarks.md"
+exit $status

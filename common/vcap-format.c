@@ -23,7 +23,7 @@ static const struct vcap_format_info vcap_formats[] = {
 	  VCAP_ORDER_Y, 0 },
 };
 
-#define VCAP_NUM_FORMATS (sizeof(vcap_formats) / sizeof(vcap_formats[0]))
+#define VCAP_NUM_FORMATS ARRAY_SIZE(vcap_formats)
 
 const struct vcap_format_info *vcap_format_find(u32 fourcc)
 {

@@ -44,9 +44,11 @@ struct vcap_format_info {
 	u32 fourcc;
 	const char *name;
 	u8 bpp;			/* bytes per pixel in plane 0 (YUYV: 2) */
-	u8 planar;		/* 4:2:0 chroma planes follow the luma plane:
-				 * VCAP_PLANAR_NV (one CbCr plane, NV12) or
-				 * VCAP_PLANAR_YUV (Cb then Cr plane, YU12) */
+	/*
+	 * 4:2:0 chroma planes follow the luma plane: VCAP_PLANAR_NV (one
+	 * CbCr plane, NV12) or VCAP_PLANAR_YUV (Cb then Cr plane, YU12).
+	 */
+	u8 planar;
 	u8 hsub;		/* horizontal alignment of the width */
 	u8 vsub;		/* vertical alignment of the height */
 	u8 order;		/* enum vcap_pixel_order */

@@ -19,8 +19,8 @@ static const struct vcap_size vcap_sizes[] = {
 /* Frames per second offered, highest first (shortest interval first). */
 static const u16 vcap_fps[] = { 240, 120, 60, 50, 30, 25, 15, 10, 5, 1 };
 
-#define VCAP_NUM_SIZES	(sizeof(vcap_sizes) / sizeof(vcap_sizes[0]))
-#define VCAP_NUM_FPS	(sizeof(vcap_fps) / sizeof(vcap_fps[0]))
+#define VCAP_NUM_SIZES	ARRAY_SIZE(vcap_sizes)
+#define VCAP_NUM_FPS	ARRAY_SIZE(vcap_fps)
 
 /* Slots of stride bytes that fit in frame_size, at most VCAP_MAX_SLOTS. */
 static u32 vcap_modes_slots(u64 stride, u64 frame_size)
@@ -218,7 +218,7 @@ const char *vcap_modes_err_str(u32 err)
 		[VCAP_ERR_BAD_PATTERN] = "unknown pattern",
 	};
 
-	if (err < sizeof(names) / sizeof(names[0]) && names[err])
+	if (err < ARRAY_SIZE(names) && names[err])
 		return names[err];
 	return "unknown error";
 }

@@ -179,7 +179,7 @@ vcap_stamp_decode(const struct vcap_format_info *fi,
 	for (i = 0; i < VCAP_STAMP_CELLS; i++) {
 		x = sg->x0 + i * sg->cell_w + sg->cell_w / 2;
 		if (vcap_luma(fi, fmt, frame, x, y) >= 128)
-			bits[i / 64] |= 1ull << (63 - i % 64);
+			bits[i / 64] |= BIT_ULL(63 - i % 64);
 	}
 	/* Cells 0-7 sync, 8-71 seq, 72-87 its CRC, 88-119 sum, 120-135 CRC. */
 	if ((bits[0] >> 56) != VCAP_STAMP_SYNC)

@@ -10,6 +10,8 @@
 #include <linux/errno.h>
 #include <asm/byteorder.h>
 
+#include <linux/kernel.h>
+
 #define vcap_memset(d, c, n)	memset(d, c, n)
 #define vcap_memcpy(d, s, n)	memcpy(d, s, n)
 
@@ -48,6 +50,13 @@ typedef int64_t s64;
 #define cpu_to_le64(x)	((__force __le64)htole64(x))
 #define le32_to_cpu(x)	le32toh((__force u32)(x))
 #define le64_to_cpu(x)	le64toh((__force u64)(x))
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n)	(1ull << (n))
+#endif
 
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))

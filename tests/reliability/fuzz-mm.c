@@ -189,6 +189,7 @@ int fz_mmap(struct fz_worker *w, struct fz_fd *f, size_t len, off_t off,
 		munmap(p, len);
 		fz_fail(w, "mapping %s succeeded", why);
 	}
+	w->hits[FZH_MMAP]++;
 	len = (len + PAGE - 1) & ~(PAGE - 1);	/* what the VMA covers */
 	m = fz_free_map(w);
 	if (!m || fz_mapped(w) + len > FZ_MAP_BUDGET) {

@@ -612,7 +612,8 @@ static void fz_stream_dqbuf(struct fz_worker *w, int fd)
 	}
 	fz_describe(w, "DQBUF(%d)", fd);
 	fz_arm(w, 100);
-	ioctl(fd, VIDIOC_DQBUF, &b);
+	if (ioctl(fd, VIDIOC_DQBUF, &b) == 0)
+		w->hits[FZH_DQBUF]++;
 	fz_disarm(w);
 }
 
@@ -670,7 +671,8 @@ void fz_op_stream(struct fz_worker *w)
 		break;
 	case 5:
 		fz_describe(w, "STREAMON(%d)", fd);
-		ioctl(fd, VIDIOC_STREAMON, &type);
+		if (ioctl(fd, VIDIOC_STREAMON, &type) == 0)
+			w->hits[FZH_STREAMON]++;
 		break;
 	case 6:
 		fz_describe(w, "STREAMOFF(%d)", fd);
@@ -689,8 +691,10 @@ void fz_op_stream(struct fz_worker *w)
 		};
 
 		fz_describe(w, "EXPBUF(%d, %u)", fd, e.index);
-		if (ioctl(fd, VIDIOC_EXPBUF, &e) == 0)
+		if (ioctl(fd, VIDIOC_EXPBUF, &e) == 0) {
+			w->hits[FZH_EXPBUF]++;
 			fz_adopt_fd(w, e.fd, FZ_DMABUF, O_RDWR);
+		}
 		break;
 	}
 	default: {

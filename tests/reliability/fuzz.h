@@ -71,8 +71,12 @@ struct fz_worker {
 	char desc[192];			/* the op in progress, for reports */
 	uint64_t stats[8];		/* per op family */
 	uint64_t faults;		/* touches that faulted where allowed */
+	uint64_t hits[4];		/* FZH_*: deep paths reached */
 	bool trace;
 };
+
+/* Successes that show the run got past the argument checks. */
+enum fz_hit { FZH_MMAP, FZH_STREAMON, FZH_DQBUF, FZH_EXPBUF };
 
 enum fz_family {
 	FZF_FD, FZF_V4L2, FZF_STREAM, FZF_VRAM, FZF_INVARIANT, FZF_MM,

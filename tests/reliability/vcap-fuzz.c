@@ -328,7 +328,7 @@ static const char *const family_name[] = {
 static int fz_process(unsigned int proc, uint64_t quota)
 {
 	pthread_t *tids, wd;
-	uint64_t stats[8] = { 0 }, faults = 0;
+	uint64_t stats[8] = { 0 }, hits[4] = { 0 }, faults = 0;
 	unsigned int i, j, n = opts.threads;
 
 	for (i = 0; i < FZ_SHARED_FDS; i++)
@@ -363,13 +363,18 @@ static int fz_process(unsigned int proc, uint64_t quota)
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < 8; j++)
 			stats[j] += workers[i].stats[j];
+		for (j = 0; j < 4; j++)
+			hits[j] += workers[i].hits[j];
 		faults += workers[i].faults;
 	}
 	printf("vcap-fuzz: process %u:", proc);
 	for (j = 0; j < 8; j++)
 		printf(" %s %llu", family_name[j],
 		       (unsigned long long)stats[j]);
-	printf(" (allowed faults %llu)\n", (unsigned long long)faults);
+	printf("; mapped %llu, streamon %llu, dqbuf %llu, expbuf %llu"
+	       " (allowed faults %llu)\n", (unsigned long long)hits[0],
+	       (unsigned long long)hits[1], (unsigned long long)hits[2],
+	       (unsigned long long)hits[3], (unsigned long long)faults);
 	fflush(stdout);
 	return 0;
 }

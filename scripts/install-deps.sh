@@ -8,7 +8,7 @@ set -eu
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
 CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=5
+DEPS_VERSION=7
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -50,8 +50,9 @@ $APT update >/dev/null
 
 log "installing build and test packages"
 $APT install --no-install-recommends \
-	build-essential cmake pkg-config git kmod cpio xz-utils zstd \
-	qemu-system-x86 busybox-static v4l-utils sparse \
+	build-essential cmake pkg-config git kmod cpio xz-utils zstd dkms man-db udev \
+	ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
+	qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
 	libsdl2-dev libdrm-dev libpng-dev xvfb gnuplot-nox v4l2loopback-source \
 	linux-image-amd64 linux-headers-amd64 >/dev/null
 

@@ -7,6 +7,7 @@ ECO_NAME=eco-ffmpeg
 . "$(dirname "$0")/eco-lib.sh"
 out=$1 size=$2 n=$3
 shift 3
+mkdir -p "$out" || eco_fail "cannot create $out"
 eco_load "$@"
 w=${size%x*} h=${size#*x}
 file=$out/ffmpeg-$size.mkv

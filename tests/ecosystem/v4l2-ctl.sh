@@ -7,6 +7,7 @@ ECO_NAME=eco-v4l2-ctl
 . "$(dirname "$0")/eco-lib.sh"
 out=$1
 shift
+mkdir -p "$out" || eco_fail "cannot create $out"
 eco_load "$@"
 dev=$ECO_DEV
 W=640 H=480 N=30

@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
@@ -61,9 +62,6 @@ struct vcap_soft {
 	u64 late;
 	u64 heartbeat;
 };
-
-static struct vcap_soft **vcap_softs;
-static unsigned int vcap_num_softs;
 
 static struct vcap_board_ctrl *vcap_soft_ctrl(struct vcap_soft *soft)
 {
@@ -376,30 +374,26 @@ static void vcap_soft_destroy(struct vcap_soft *soft)
 	if (!IS_ERR_OR_NULL(soft->vdev))
 		vcap_dev_put(soft->vdev);
 	vcap_soft_free_mem(soft);
-	if (!IS_ERR_OR_NULL(soft->pdev))
-		platform_device_unregister(soft->pdev);
 	kfree(soft);
 }
 
-static struct vcap_soft *vcap_soft_create(unsigned int n, u64 size)
+static int vcap_soft_probe(struct platform_device *pdev)
 {
+	unsigned int mb = clamp(soft_vram_mb, 4u, 512u);
+	unsigned int n = pdev->id;
 	struct vcap_soft *soft;
 	int ret;
 
 	soft = kzalloc(sizeof(*soft), GFP_KERNEL);
 	if (!soft)
-		return ERR_PTR(-ENOMEM);
+		return -ENOMEM;
+	soft->pdev = pdev;
 	hrtimer_init(&soft->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	soft->timer.function = vcap_soft_tick;
 	INIT_WORK(&soft->req_work, vcap_soft_request);
 	INIT_WORK(&soft->frame_work, vcap_soft_frame);
 
-	soft->pdev = platform_device_register_simple("vcap-soft", n, NULL, 0);
-	if (IS_ERR(soft->pdev)) {
-		ret = PTR_ERR(soft->pdev);
-		goto err;
-	}
-	ret = vcap_soft_alloc_mem(soft, size);
+	ret = vcap_soft_alloc_mem(soft, (u64)mb << 20);
 	if (ret)
 		goto err;
 	soft->wq = alloc_ordered_workqueue("vcap-soft%u", WQ_HIGHPRI, n);
@@ -409,7 +403,7 @@ static struct vcap_soft *vcap_soft_create(unsigned int n, u64 size)
 	}
 	vcap_soft_fill_info(soft, n);
 
-	soft->vdev = vcap_dev_alloc(&soft->pdev->dev, &vcap_soft_ops, soft,
+	soft->vdev = vcap_dev_alloc(&pdev->dev, &vcap_soft_ops, soft,
 				    soft->size);
 	if (IS_ERR(soft->vdev)) {
 		ret = PTR_ERR(soft->vdev);
@@ -420,35 +414,56 @@ static struct vcap_soft *vcap_soft_create(unsigned int n, u64 size)
 	if (ret)
 		goto err;
 	soft->registered = true;
-	return soft;
+	platform_set_drvdata(pdev, soft);
+	return 0;
 err:
+	dev_err(&pdev->dev, "software board: error %d\n", ret);
 	vcap_soft_destroy(soft);
-	return ERR_PTR(ret);
+	return ret;
 }
 
+static void vcap_soft_remove(struct platform_device *pdev)
+{
+	vcap_soft_destroy(platform_get_drvdata(pdev));
+}
+
+VCAP_DEFINE_PLATFORM_REMOVE(vcap_soft_remove_cb, vcap_soft_remove);
+
+static struct platform_driver vcap_soft_driver = {
+	.probe = vcap_soft_probe,
+	.remove = vcap_soft_remove_cb,
+	.driver = {
+		.name = "vcap-soft",
+	},
+};
+
+static struct platform_device *vcap_soft_pdevs[VCAP_MAX_BOARDS];
+static unsigned int vcap_num_softs;
+
+/*
+ * count boards, each a platform device bound to the software board
+ * driver, so that it can be unbound and bound again through sysfs.
+ */
 int vcap_soft_init(unsigned int count)
 {
-	unsigned int mb = clamp(soft_vram_mb, 4u, 512u);
-	unsigned int i;
+	int ret;
 
-	if (!count)
-		return 0;
-	if (mb != soft_vram_mb)
-		pr_warn("vcap: soft_vram_mb=%u clamped to %u\n", soft_vram_mb,
-			mb);
-	vcap_softs = kcalloc(count, sizeof(*vcap_softs), GFP_KERNEL);
-	if (!vcap_softs)
-		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		struct vcap_soft *soft = vcap_soft_create(i, (u64)mb << 20);
+	if (soft_vram_mb < 4 || soft_vram_mb > 512)
+		pr_warn("vcap: soft_vram_mb=%u clamped to 4-512\n",
+			soft_vram_mb);
+	ret = platform_driver_register(&vcap_soft_driver);
+	if (ret)
+		return ret;
+	for (vcap_num_softs = 0; vcap_num_softs < count; vcap_num_softs++) {
+		struct platform_device *pdev;
 
-		if (IS_ERR(soft)) {
-			pr_err("vcap: software board %u: error %ld\n", i,
-			       PTR_ERR(soft));
+		pdev = platform_device_register_simple("vcap-soft",
+						       vcap_num_softs, NULL, 0);
+		if (IS_ERR(pdev)) {
 			vcap_soft_exit();
-			return PTR_ERR(soft);
+			return PTR_ERR(pdev);
 		}
-		vcap_softs[vcap_num_softs++] = soft;
+		vcap_soft_pdevs[vcap_num_softs] = pdev;
 	}
 	return 0;
 }
@@ -456,7 +471,6 @@ int vcap_soft_init(unsigned int count)
 void vcap_soft_exit(void)
 {
 	while (vcap_num_softs)
-		vcap_soft_destroy(vcap_softs[--vcap_num_softs]);
-	kfree(vcap_softs);
-	vcap_softs = NULL;
+		platform_device_unregister(vcap_soft_pdevs[--vcap_num_softs]);
+	platform_driver_unregister(&vcap_soft_driver);
 }

@@ -16,6 +16,8 @@
 #include "vcap-format.h"
 #include "vcap-mem.h"
 
+#define VCAP_MIN_BUFFERS	6
+
 static struct vcap_buffer *to_vcap_buffer(struct vb2_buffer *vb)
 {
 	return container_of(to_vb2_v4l2_buffer(vb), struct vcap_buffer, vb);
@@ -114,6 +116,11 @@ static int vcap_queue_setup(struct vb2_queue *q, unsigned int *nbuffers,
 
 	if (*nplanes)
 		return sizes[0] < size ? -EINVAL : 0;
+	/*
+	 * REQBUFS: enough buffers that an application can hold a few frames
+	 * while the board keeps producing, without sequence gaps.
+	 */
+	*nbuffers = max_t(unsigned int, *nbuffers, VCAP_MIN_BUFFERS);
 	*nplanes = 1;
 	sizes[0] = size;
 	return 0;

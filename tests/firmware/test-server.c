@@ -239,7 +239,12 @@ TEST_F(fw, late_client_finds_state_in_memory)
 	struct ivc a;
 	char err[256];
 
+	/* The loop owns the board: pause it to start a mode from here. */
+	self->r->quit = true;
+	pthread_join(self->th, NULL);
 	ASSERT_EQ(fw_run_start(self->r, VCAP_FMT_NV12, 640, 480, 30, 0), 0);
+	self->r->quit = false;
+	ASSERT_EQ(pthread_create(&self->th, NULL, loop, self->r), 0);
 	usleep(200000);
 	ASSERT_EQ(ivc_connect(&a, self->sock, err, sizeof(err)), 0);
 	ctrl = (struct vcap_board_ctrl *)a.mem;

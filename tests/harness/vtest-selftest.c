@@ -14,6 +14,16 @@ TEST(pass_simple)
 	EXPECT_ERRNO(close(-1), EBADF);
 }
 
+TEST(pass_mixed_sign)
+{
+	unsigned int u = 3;
+	size_t z = 5;
+
+	ASSERT_EQ(u, 3);
+	ASSERT_GT(z, 0);
+	ASSERT_LT(-1, 0);
+}
+
 TEST(fail_assert)
 {
 	ASSERT_EQ(1, 2);

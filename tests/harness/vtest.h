@@ -101,7 +101,13 @@ int vtest_main(int argc, char **argv);
 	do {								\
 		__typeof__(a) _a = (a);					\
 		__typeof__(b) _b = (b);					\
-		if (!(_a op _b)) {					\
+		bool _ok;						\
+		/* a literal and an unsigned value compare as values */ \
+		_Pragma("GCC diagnostic push")				\
+		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")	\
+		_ok = _a op _b;						\
+		_Pragma("GCC diagnostic pop")				\
+		if (!_ok) {						\
 			vtest_fail(_vtest, __FILE__, __LINE__,		\
 				   "%s %s %s: %lld vs %lld (errno %d: %s)", \
 				   #a, #op, #b, (long long)_a,		\

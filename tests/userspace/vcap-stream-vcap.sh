@@ -1,0 +1,91 @@
+#!/bin/sh
+# vcap-stream against vcap's software board in the guest: verify with the
+# board's stamps over V4L2 (YUYV and NV12) and over the VRAM node while a
+# V4L2 stream keeps the board running, bench over both paths, and a Y4M
+# capture from VRAM checked frame by frame.
+# Usage: vcap-stream-vcap.sh VCAP.KO VCAP-STREAM OUTDIR
+set -u
+ko=$1 tool=$2 out=$3
+fails=0
+say() { echo "vcap-stream-vcap: $*"; }
+fail() { echo "vcap-stream-vcap: FAIL: $*" >&2; fails=$((fails + 1)); }
+
+[ -f "$ko" ] || { echo "vcap-stream-vcap: $ko not built" >&2; exit 1; }
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops ||
+	{ echo "vcap-stream-vcap: cannot load the media modules" >&2; exit 1; }
+insmod "$ko" soft_boards=1 || { echo "vcap-stream-vcap: insmod failed" >&2; exit 1; }
+mkdir -p "$out"
+"$tool" list >"$out/list.txt" 2>&1
+video=$(awk '$2 == "capture" && $3 == "vcap" { print $1; exit }' "$out/list.txt")
+vram=$(awk '$2 == "vram" { print $1; exit }' "$out/list.txt")
+[ -n "$video" ] && [ -n "$vram" ] ||
+	{ echo "vcap-stream-vcap: nodes not listed: $(cat "$out/list.txt")" >&2; exit 1; }
+say "nodes: $video $vram"
+"$tool" formats -d "$video" >"$out/formats.txt" 2>&1 || fail "formats: $(cat "$out/formats.txt")"
+
+# Over V4L2: stamps are checked by default on a vcap device.
+for fmt in YUYV NV12; do
+	if "$tool" verify -d "$video" --fmt $fmt --size 640x480 --fps 15 -n 60 \
+		>"$out/verify-$fmt.txt" 2>&1; then
+		grep -q "verify: OK: 60 frames.*stamps checked" "$out/verify-$fmt.txt" ||
+			fail "verify $fmt: $(cat "$out/verify-$fmt.txt")"
+		say "$(cat "$out/verify-$fmt.txt")"
+	else
+		fail "verify $fmt: $(cat "$out/verify-$fmt.txt")"
+	fi
+done
+
+# Over VRAM: a V4L2 stream keeps the board producing meanwhile.
+"$tool" bench -d "$video" --fmt YUYV --size 640x480 --fps 15 -t 45 --json \
+	>"$out/bench-v4l2.json" 2>"$out/bench-v4l2.err" &
+streamer=$!
+i=0
+until "$tool" formats --vram "$vram" 2>/dev/null | grep -q "^active: YUYV"; do
+	i=$((i + 1))
+	[ $i -lt 30 ] || { fail "the board never started"; break; }
+	sleep 0.5
+done
+if "$tool" verify --vram "$vram" -n 60 >"$out/verify-vram.txt" 2>&1; then
+	grep -q "verify: OK: 60 frames.*stamps checked" "$out/verify-vram.txt" ||
+		fail "verify vram: $(cat "$out/verify-vram.txt")"
+	say "$(cat "$out/verify-vram.txt")"
+else
+	fail "verify vram: $(cat "$out/verify-vram.txt")"
+fi
+if "$tool" bench --vram "$vram" -t 5 --json >"$out/bench-vram.json" 2>"$out/bench-vram.err"; then
+	say "bench vram: $(cat "$out/bench-vram.json")"
+	grep -q '"drops": 0,' "$out/bench-vram.json" && grep -q '"torn": 0,' "$out/bench-vram.json" ||
+		fail "bench vram: drops or torn frames"
+else
+	fail "bench vram: $(cat "$out/bench-vram.err")"
+fi
+if "$tool" capture --vram "$vram" -n 10 -o /tmp/vram.y4m 2>"$out/capture-vram.txt"; then
+	n=$(python3 - /tmp/vram.y4m <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+hdr, _, rest = d.partition(b"\n")
+assert hdr == b"YUV4MPEG2 W640 H480 F15:1 Ip A1:1 C422", hdr
+size, n = 640 * 480 * 2, 0
+while rest:
+    assert rest[:6] == b"FRAME\n" and len(rest) >= 6 + size, n
+    rest = rest[6 + size:]
+    n += 1
+print(n)
+PY
+) && [ "$n" -eq 10 ] || fail "capture vram: $n frames"
+	say "$(cat "$out/capture-vram.txt")"
+else
+	fail "capture vram: $(cat "$out/capture-vram.txt")"
+fi
+wait $streamer || fail "V4L2 bench: $(cat "$out/bench-v4l2.err")"
+say "bench v4l2: $(cat "$out/bench-v4l2.json")"
+grep -q '"drops": 0,' "$out/bench-v4l2.json" || fail "bench v4l2: drops"
+
+i=0
+until rmmod vcap 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 20 ] || { fail "rmmod vcap"; break; }
+	sleep 0.5
+done
+[ $fails -eq 0 ] || { echo "vcap-stream-vcap: $fails failures" >&2; exit 1; }
+say "all passed"

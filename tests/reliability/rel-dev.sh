@@ -1,8 +1,8 @@
 #!/bin/sh
 # Guest side of the reliability tests: loads the driver under test, finds
-# its nodes, runs the program with REL_VIDEO (the V4L2 capture node) and,
-# for vcap, REL_VRAM (/dev/vcapN) in its environment, then unloads the
-# driver again: a driver that cannot be unloaded after the run fails it.
+# its nodes, runs the program with REL_VIDEO (the V4L2 capture node), for
+# vcap REL_VRAM (/dev/vcapN), REL_MODULE and REL_LOAD in its environment,
+# then unloads the driver: one that cannot be unloaded fails the run.
 #
 # Usage: rel-dev.sh vivid -- PROGRAM [ARG...]
 #        rel-dev.sh vcap MODULE.ko [PARAM=VALUE...] -- PROGRAM [ARG...]
@@ -41,21 +41,23 @@ case $target in
 vivid)
 	modname=vivid
 	# One capture node; the default inputs (webcam, TV, S-Video, HDMI).
-	modprobe vivid n_devs=1 node_types=0x1 || exit 1
+	load="modprobe vivid n_devs=1 node_types=0x1"
 	;;
 vcap)
 	[ -f "$ko" ] || { echo "rel-dev: $ko not found" >&2; exit 1; }
 	modname=$(modinfo -F name "$ko")
 	deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 	[ -z "$deps" ] || modprobe -a $deps || exit 1
-	# shellcheck disable=SC2086 # one word per parameter
-	insmod "$ko" $params || { echo "rel-dev: insmod $ko failed" >&2; exit 1; }
+	load="insmod $ko $params"
 	;;
 *)
 	echo "rel-dev: unknown target '$target' (vivid or vcap)" >&2
 	exit 2
 	;;
 esac
+
+# shellcheck disable=SC2086 # one word per parameter
+$load || { echo "rel-dev: '$load' failed" >&2; exit 1; }
 
 REL_VIDEO= REL_VRAM=
 i=0
@@ -71,7 +73,8 @@ if [ "$target" = vcap ]; then
 	done
 	[ -n "$REL_VRAM" ] || { echo "rel-dev: no /dev/vcapN node" >&2; exit 1; }
 fi
-export REL_VIDEO REL_VRAM REL_MODULE=$modname REL_KO=$ko REL_PARAMS="$params"
+# REL_LOAD loads the driver again the same way, for unload tests.
+export REL_VIDEO REL_VRAM REL_MODULE=$modname REL_LOAD="$load"
 echo "rel-dev: $target on $REL_VIDEO${REL_VRAM:+ and $REL_VRAM}"
 
 "$@"

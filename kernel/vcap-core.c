@@ -461,15 +461,18 @@ int vcap_board_update(struct vcap_dev *vdev)
 	return vcap_board_request_start(vdev, false);
 }
 
-/* Stop delivery and the board; queued buffers stay for the caller. */
+/*
+ * Stop delivery and the board; queued buffers stay for the caller, which
+ * holds the queue lock.
+ */
 void vcap_board_stop(struct vcap_dev *vdev)
 {
 	struct vcap_board_request req = {};
 
+	lockdep_assert_held(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	WRITE_ONCE(vdev->streaming, false);
 	mutex_unlock(&vdev->deliver_lock);
-	cancel_work_sync(&vdev->deliver_work);
 
 	req.cmd = cpu_to_le32(VCAP_CMD_STOP);
 	mutex_lock(&vdev->req_lock);
@@ -607,6 +610,14 @@ static void vcap_deliver_work(struct work_struct *work)
 	u32 lock;
 	int idx, slot;
 
+	/*
+	 * Buffers complete under the queue lock, as vivid's do: a buffer
+	 * must not complete between videobuf2 queueing it to the driver and
+	 * QBUF reporting its state.  stop_streaming runs under this lock
+	 * too, so it never waits for this work; a run that starts after it
+	 * finds streaming off.
+	 */
+	mutex_lock(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	if (!vdev->streaming || !vdev->ring.valid || vdev->board_dead)
 		goto out;
@@ -636,6 +647,7 @@ static void vcap_deliver_work(struct work_struct *work)
 	vcap_exit(vdev, idx);
 out:
 	mutex_unlock(&vdev->deliver_lock);
+	mutex_unlock(&vdev->lock);
 }
 
 /* Called by a board when a frame is published; any context. */
@@ -660,10 +672,12 @@ static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
 {
 	atomic64_inc(&vdev->stats.errors);
 	dev_err_ratelimited(vdev->parent, "board fault: %s\n", why);
+	mutex_lock(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	vdev->board_dead = true;
 	mutex_unlock(&vdev->deliver_lock);
 	vcap_v4l2_return_buffers(vdev, VB2_BUF_STATE_ERROR);
+	mutex_unlock(&vdev->lock);
 }
 
 /*
@@ -730,7 +744,9 @@ static void vcap_watchdog(struct work_struct *work)
 	vdev->last_state = state;
 	if (change) {
 		dev_info(vdev->parent, "board changed its mode or signal\n");
+		mutex_lock(&vdev->lock);
 		vcap_v4l2_source_change(vdev, resolution);
+		mutex_unlock(&vdev->lock);
 	}
 	if (streaming)
 		queue_work(vdev->wq, &vdev->deliver_work);

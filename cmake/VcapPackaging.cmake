@@ -3,7 +3,8 @@
 #               for every installed kernel when the package is configured
 #   vcap-tools  the tools, libvcap with its header and pkg-config file, the
 #               udev rule and the man pages
-# Every install component but "dkms" goes into vcap-tools, so the parts'
+# Both share the synopsis, PROJECT_DESCRIPTION; the descriptions below are
+# the long ones.  Every install component but "dkms" goes into vcap-tools, so the parts'
 # own install() rules need no packaging knowledge.  Included last, once
 # every part has declared its install rules.
 #
@@ -92,7 +93,6 @@ set(CPACK_PACKAGE_NAME vcap)
 set(CPACK_PACKAGE_VENDOR "vcap")
 set(CPACK_PACKAGE_CONTACT "vcap maintainers <vcap@example.org>")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/packages)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
@@ -108,26 +108,29 @@ set(CPACK_DEBIAN_DKMS_PACKAGE_SECTION kernel)
 set(CPACK_DEBIAN_DKMS_PACKAGE_DEPENDS "dkms (>= 2.8)")
 set(CPACK_DEBIAN_DKMS_PACKAGE_RECOMMENDS "linux-headers-amd64 | linux-headers-generic")
 set(CPACK_DEBIAN_DKMS_DESCRIPTION
-	"vcap video capture card driver, DKMS source\n\
-vcap.ko for PCI vcap boards and in-kernel software boards: a V4L2 \
-capture node (/dev/videoN) and a VRAM node (/dev/vcapN), built by \
-DKMS for every installed kernel.")
+	"The driver, as source that DKMS builds for every installed kernel:\n\
+vcap.ko for PCI vcap boards and in-kernel software boards: a V4L2\n\
+capture node (/dev/videoN) and a VRAM node (/dev/vcapN) per board.")
 set(CPACK_DEBIAN_DKMS_PACKAGE_CONTROL_EXTRA
 	${VCAP_PKG_OUT}/vcap-dkms/postinst ${VCAP_PKG_OUT}/vcap-dkms/prerm)
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME vcap-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION video)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_TOOLS_PACKAGE_GENERATE_SHLIBS ON)
+# The tools link libvcap from the same package: dpkg-shlibdeps (run in the
+# staging directory) finds it there.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS .${CMAKE_INSTALL_FULL_LIBDIR})
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "vcap-dkms (= ${PROJECT_VERSION}-1)")
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
-	"vcap video capture card tools and library\n\
-vcap-stream (capture, verify, measure), vcap-view (live viewer), \
-vcap-fw (the board firmware), libvcap with its header and pkg-config \
+	"The tools and library:\n\
+vcap-stream (capture, verify, measure), vcap-view (live viewer),\n\
+vcap-fw (the board firmware), libvcap with its header and pkg-config\n\
 file, the udev rule for /dev/vcapN and the man pages.")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_EXTRA
 	${VCAP_PKG_SRC}/debian/vcap-tools/postinst
-	${VCAP_PKG_SRC}/debian/vcap-tools/postrm)
+	${VCAP_PKG_SRC}/debian/vcap-tools/postrm
+	${VCAP_PKG_SRC}/debian/vcap-tools/triggers)
 
 include(CPackComponent)
 cpack_add_component_group(tools)

@@ -90,8 +90,9 @@ done
 v=$(in_root pkg-config --modversion libvcap) || fail "pkg-config libvcap"
 [ "$v" = "$version" ] || fail "pkg-config says libvcap $v"
 in_root sh -c 'printf "#include <libvcap.h>\nint main(void){return 0;}\n" |
-	cc -x c - -o /tmp/vcap-pc $(pkg-config --cflags --libs libvcap)' ||
-	fail "a program does not build against libvcap through pkg-config"
+	cc -x c - -o /tmp/pc-user $(pkg-config --cflags --libs libvcap) &&
+	/tmp/pc-user; status=$?; rm -f /tmp/pc-user; exit $status' ||
+	fail "a program does not build and run against libvcap through pkg-config"
 for p in 1:vcap-stream 1:vcap-view 1:vcap-fw 4:vcap; do
 	in_root man -w "${p#*:}" 2>/dev/null | grep -q "man${p%%:*}/${p#*:}.${p%%:*}" ||
 		fail "man ${p%%:*} ${p#*:} not found"
@@ -123,13 +124,16 @@ done
 # What the install left in the upper layer: only files that did not exist
 # before, or changed, are there.  Allowed: dpkg's and the system's own
 # bookkeeping.  Everything else is a leftover.
-allowed='^/(var/lib/dpkg/|var/log/|var/cache/(man|debconf|ldconfig)/|etc/ld\.so\.cache$|var/lib/dkms/mok\.(key|pub)$|lib/modules/[^/]+/modules\.[a-z.]+$|run/vcap-debs$|tmp/vcap-pc$|root/\.cache/)'
+allowed='^/(var/lib/dpkg/|var/log/|var/cache/(man|debconf|ldconfig)/|etc/ld\.so\.cache$|var/lib/dkms/mok\.(key|pub)$|(usr/)?lib/modules/[^/]+/modules\.[a-z.]+$|run/vcap-debs$|root/\.cache/)'
 left=$(cd "$tmp/u" && find . -mindepth 1 ! -type d | sed 's/^\.//' | grep -Ev "$allowed")
 newdirs=$(cd "$tmp/u" && find . -mindepth 1 -type d | sed 's/^\.//' |
 	while read -r d; do [ -e "$d" ] || echo "$d"; done | grep -Ev "$allowed")
 [ -z "$left$newdirs" ] || fail "left behind after dpkg -P:
 $left
 $newdirs"
+# depmod ran again on removal: its indexes must not know vcap any more.
+stale=$(cd "$tmp/u" && find . -path '*/modules/*/modules.*' -type f | xargs -r grep -l vcap)
+[ -z "$stale" ] || fail "module indexes still name vcap: $stale"
 vcap=$(cd "$tmp/u" && find . -name '*vcap*' | sed 's/^\.//' | grep -v '^/run/vcap-debs$')
 [ -z "$vcap" ] || fail "vcap files left behind: $vcap"
 log "dpkg -r and -P left nothing behind"

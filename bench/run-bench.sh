@@ -11,6 +11,9 @@
 #   --quick         two sizes, YUYV only: checks the harness in minutes
 #   --no-pci        no PCI board (no firmware), the software board only
 #   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
+#   --kmod-dir DIR  take vcap.ko from DIR/RELEASE/ (default: BUILD/kernel)
+#   --only "LIST"   only these parts: memcpy touch vivid loopback vcap vram
+#                   crosscheck (default: all)
 # Results: DIR/bench-results/ (bench.json, per-kernel results.jsonl and
 # latencies, benchmarks.md, *.png).
 set -u
@@ -22,6 +25,8 @@ secs=3
 quick=0
 pci=1
 publish=0
+kmod_dir=
+only=
 
 die() { printf 'run-bench: %s\n' "$*" >&2; exit 1; }
 log() { printf 'run-bench: %s\n' "$*" >&2; }
@@ -34,7 +39,9 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; shift ;;
 	--no-pci) pci=0; shift ;;
 	--publish) publish=1; shift ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--kmod-dir) kmod_dir=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -101,8 +108,16 @@ for k in $kernels; do
 		log "$k: no vcap-fw: the PCI board is not measured"
 	fi
 
-	kmod=$build/kernel/$k/vcap.ko
-	[ -f "$kmod" ] || { log "$k: no vcap.ko"; kmod=; }
+	# A private copy: the build tree's module may be rebuilt meanwhile.
+	kmod=${kmod_dir:-$build/kernel}/$k/vcap.ko
+	if [ -f "$kmod" ]; then
+		cp "$kmod" "$out/vcap.ko"
+		kmod=$out/vcap.ko
+		modinfo -F srcversion "$kmod" >"$out/vcap.srcversion" 2>/dev/null
+	else
+		log "$k: no vcap.ko"
+		kmod=
+	fi
 	log "$k: running the guest (sizes: $sizes; formats: $formats)"
 	# shellcheck disable=SC2086
 	"$repo/tests/vm/vcap-vm" --kernel "$k" --timeout 1500 --share "$build" \
@@ -110,7 +125,8 @@ for k in $kernels; do
 		sh "$here/guest-bench.sh" --out "$out" --vbench "$vbench" \
 		${kmod:+--vcap-ko "$kmod"} ${loop_ko:+--loopback-ko "$loop_ko"} \
 		--vcap-stream "$vstream" --seconds "$secs" \
-		--sizes "$sizes" --formats "$formats" >"$out/guest.log" 2>&1
+		--sizes "$sizes" --formats "$formats" ${only:+--only "$only"} \
+		>"$out/guest.log" 2>&1
 	rc=$?
 	if [ -n "$fw_pid" ]; then
 		"$fw" ctl "$sock.ctl" stats >"$out/firmware-stats.txt" 2>&1

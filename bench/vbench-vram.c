@@ -115,7 +115,7 @@ int vb_vram_main(int argc, char **argv)
 	long long frames = 0, missed = 0, torn = 0, flagged = 0, stalls = 0;
 	uint64_t prod0 = 0, prod1 = 0, last_seq = 0;
 	volatile uint64_t sum = 0;
-	int have_seq = 0;
+	int have_seq = 0, rdwr = 0;
 	struct vcap_info info;
 	struct vb_cpu cpu0, cpu1, d;
 	const volatile struct vcap_board_ctrl *ctrl;
@@ -174,6 +174,24 @@ int vb_vram_main(int argc, char **argv)
 		goto out_fd;
 	}
 	map = mmap(NULL, info.map_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED && errno == EINVAL) {
+		/*
+		 * A read-only mapping of a read-only open must work; where the
+		 * driver refuses it, say so and measure through a read-write
+		 * open (still mapped PROT_READ).
+		 */
+		int rw = open(dev, O_RDWR);
+
+		vb_err("%s: read-only mmap refused (EINVAL); mapping through an O_RDWR open",
+		       dev);
+		if (rw >= 0) {
+			close(fd);
+			fd = rw;
+			rdwr = 1;
+			map = mmap(NULL, info.map_size, PROT_READ, MAP_SHARED,
+				   fd, 0);
+		}
+	}
 	if (map == MAP_FAILED) {
 		vb_err("%s: mmap: %s", dev, strerror(errno));
 		goto out_fd;
@@ -256,6 +274,7 @@ int vb_vram_main(int argc, char **argv)
 	vb_json_int("height", info.height);
 	vb_json_int("sizeimage", info.sizeimage);
 	vb_json_int("read_pixels", readpix);
+	vb_json_int("opened_rdwr", rdwr);
 	vb_json_num("set_fps", info.interval_num ?
 		    (double)info.interval_den / info.interval_num : 0);
 	vb_json_int("frames", frames);

@@ -1,0 +1,487 @@
+# report.awk: turns the benchmark's results.jsonl files into the tables of
+# benchmarks.md (on stdout) and the data files of its plots.
+#
+# Variables: kernels (space separated releases), res (results directory),
+# analysis (a markdown file appended as is), command (how it was run).
+# Input: every kernel's results.jsonl, each line one flat JSON object.
+
+function parse(line, r,    s, kv, k, v) {
+	s = line
+	sub(/^[ \t]*\{/, "", s)
+	sub(/\}[ \t]*$/, "", s)
+	while (match(s, /"[^"]*":("[^"]*"|[^,]*)/)) {
+		kv = substr(s, RSTART, RLENGTH)
+		s = substr(s, RSTART + RLENGTH)
+		k = kv
+		sub(/":.*/, "", k)
+		sub(/^"/, "", k)
+		v = kv
+		sub(/^"[^"]*":/, "", v)
+		gsub(/^"|"$/, "", v)
+		R[r, k] = v
+	}
+}
+
+function has(r, k) { return ((r, k) in R) }
+function get(r, k) { return has(r, k) ? R[r, k] : "" }
+
+# A number with three significant figures at most, or "–".
+function n3(x) {
+	if (x == "" || x == "nan")
+		return "–"
+	x += 0
+	if (x < 0)
+		return "-" n3(-x)
+	if (x >= 100)
+		return sprintf("%.0f", x)
+	if (x >= 10)
+		return sprintf("%.1f", x)
+	if (x >= 1)
+		return sprintf("%.2f", x)
+	return sprintf("%.3f", x)
+}
+
+function frame_bytes(fcc, size,    w, h) {
+	w = size; sub(/x.*/, "", w)
+	h = size; sub(/.*x/, "", h)
+	return fcc == "NV12" ? w * h * 3 / 2 : w * h * 2
+}
+
+function short_kernel(k,    a) {
+	split(k, a, ".")
+	return a[1] "." a[2]
+}
+
+function verdict(ok) { return ok ? "**met**" : "**missed**" }
+
+BEGIN {
+	nt = split("vcap-soft vcap-pci vivid v4l2loopback-fresh v4l2loopback-bookkeeping", T, " ")
+	TN["vcap-soft"] = "vcap, software board"
+	TN["vcap-pci"] = "vcap, PCI board"
+	TN["vivid"] = "vivid (HDMI input)"
+	TN["v4l2loopback-fresh"] = "v4l2loopback, fresh frame"
+	TN["v4l2loopback-bookkeeping"] = "v4l2loopback, bookkeeping only"
+	ns = split("640x480 1280x720 1920x1080 3840x2160", S, " ")
+	nf = split("YUYV NV12", F, " ")
+	nk = split(kernels, K, " ")
+}
+
+{
+	nr++
+	parse($0, nr)
+	k = get(nr, "kernel")
+	b = get(nr, "bench")
+	t = get(nr, "target")
+	if (b == "capture") {
+		key = k SUBSEP t SUBSEP get(nr, "fourcc") SUBSEP get(nr, "size")
+		if (get(nr, "sustained") == 1)
+			CAP[key] = nr
+		if (get(nr, "try") == 1)
+			TOP[key] = nr
+		TRIES[key]++
+	} else if (b == "memcpy") {
+		MC[k, get(nr, "bytes")] = nr
+	} else if (b == "vram") {
+		VR[k, t, get(nr, "fourcc"), get(nr, "size"), get(nr, "read_pixels")] = nr
+		HAS_VRAM[k, t] = 1
+	} else if (b == "touch") {
+		TOUCH[k, ++ntouch[k]] = nr
+	} else if (b == "crosscheck") {
+		XC[k, ++nxc[k]] = nr
+	} else if (b == "machine") {
+		MACH[k] = nr
+	} else if (b == "note") {
+		NOTE[k, ++nnote[k]] = nr
+	} else if (b == "feed") {
+		FEED[k, t, get(nr, "fourcc"), get(nr, "size")] = nr
+	}
+	if (b == "capture")
+		SEEN[k, t] = 1
+}
+
+# memcpy time of one frame in ms, "" if not measured.
+function memcpy_ms(k, fcc, size,    r) {
+	r = MC[k, frame_bytes(fcc, size)]
+	return r ? get(r, "ns_per_copy") / 1e6 : ""
+}
+
+function fps_of(k, t, fcc, size,    r) {
+	r = CAP[k, t, fcc, size]
+	return r ? get(r, "fps") : ""
+}
+
+function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x) {
+	sk = short_kernel(k)
+	printf "## Kernel %s\n\n", k
+
+	print "### Maximum sustained frame rate, zero drops, V4L2 MMAP\n"
+	print "Frames per second counted over wall time in a run with no sequence gap"
+	print "(for v4l2loopback: no frame the producer queued was missed). The limit"
+	print "is the guest's memcpy bandwidth divided by the frame size: the rate a"
+	print "path that copies each frame once cannot beat.\n"
+	line = "| size | format | memcpy limit |"
+	for (i = 1; i <= nt; i++)
+		if (SEEN[k, T[i]])
+			line = line " " TN[T[i]] " |"
+	line = line " vcap soft / limit |"
+	print line
+	line = "| --- | --- | ---: |"
+	for (i = 1; i <= nt; i++)
+		if (SEEN[k, T[i]])
+			line = line " ---: |"
+	print line " ---: |"
+	for (j = 1; j <= nf; j++) {
+		f = F[j]
+		dat = res "/fps-" sk "-" f ".dat"
+		printf "" > dat
+		for (i = 1; i <= ns; i++) {
+			s = S[i]
+			lim = memcpy_ms(k, f, s)
+			lim = lim ? 1000 / lim : ""
+			line = "| " s " | " f " | " n3(lim) " |"
+			printf "%s %s", s, (lim == "" ? "NaN" : lim) >> dat
+			for (x = 1; x <= nt; x++) {
+				t = T[x]
+				v = fps_of(k, t, f, s)
+				printf " %s", (v == "" ? "NaN" : v) >> dat
+				if (!SEEN[k, t])
+					continue
+				r = TOP[k, t, f, s]
+				if (v != "")
+					line = line " " n3(v) " |"
+				else if (r)
+					line = line " none (" n3(get(r, "fps")) " with drops) |"
+				else
+					line = line " – |"
+			}
+			printf "\n" >> dat
+			v = fps_of(k, "vcap-soft", f, s)
+			line = line " " ((v != "" && lim) ? sprintf("%.0f%%", 100 * v / lim) : "–") " |"
+			print line
+		}
+		close(dat)
+	}
+	print ""
+	printf "![frames per second against frame size, %s](bench/fps-%s.png)\n\n", k, sk
+
+	print "At the top rate asked of each driver (the first run of each search),"
+	print "with the drops it had:\n"
+	print "| driver | size | format | asked | fps | drops |"
+	print "| --- | --- | --- | ---: | ---: | ---: |"
+	for (x = 1; x <= nt; x++)
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				r = TOP[k, T[x], F[j], S[i]]
+				if (!r)
+					continue
+				a = get(r, "set_fps")
+				if (T[x] ~ /loopback/)
+					a = "unpaced producer"
+				else
+					a = n3(a) " fps"
+				printf "| %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], a, n3(get(r, "fps")), get(r, "drops")
+			}
+	print ""
+
+	print "### CPU time per frame\n"
+	print "Busy time of the whole guest (both CPUs: the driver's threads and"
+	print "interrupts, the reader and, for v4l2loopback, the producer) divided by"
+	print "the frames delivered, in the sustained runs, and its ratio to one memcpy"
+	print "of the frame in the same guest.\n"
+	line = "| size | format | memcpy of a frame |"
+	for (i = 1; i <= nt; i++)
+		if (SEEN[k, T[i]])
+			line = line " " TN[T[i]] " |"
+	print line
+	line = "| --- | --- | ---: |"
+	for (i = 1; i <= nt; i++)
+		if (SEEN[k, T[i]])
+			line = line " ---: |"
+	print line
+	for (j = 1; j <= nf; j++)
+		for (i = 1; i <= ns; i++) {
+			f = F[j]; s = S[i]
+			lim = memcpy_ms(k, f, s)
+			if (lim == "")
+				continue
+			line = "| " s " | " f " | " n3(lim) " ms |"
+			for (x = 1; x <= nt; x++) {
+				t = T[x]
+				if (!SEEN[k, t])
+					continue
+				r = CAP[k, t, f, s]
+				if (!r) {
+					line = line " – |"
+					continue
+				}
+				v = get(r, "cpu_ms_per_frame")
+				line = line sprintf(" %s ms (%sx) |", n3(v), n3(v / lim))
+			}
+			print line
+		}
+	print ""
+
+	print "### Latency, buffer timestamp to dequeue\n"
+	print "From the buffer's monotonic timestamp to the return of VIDIOC_DQBUF, in"
+	print "the sustained runs. vcap stamps a buffer when it completes it;"
+	print "v4l2loopback carries the producer's time of queueing; vivid stamps the"
+	print "nominal end of the frame's period, ahead of when it fills the buffer, so"
+	print "its figures read low by up to a frame period and can be negative.\n"
+	print "| driver | size | format | fps | p50 ms | p99 ms | max ms |"
+	print "| --- | --- | --- | ---: | ---: | ---: | ---: |"
+	for (x = 1; x <= nt; x++)
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				r = CAP[k, T[x], F[j], S[i]]
+				if (!r || !get(r, "lat_samples"))
+					continue
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "fps")), n3(get(r, "lat_p50_ms")), n3(get(r, "lat_p99_ms")), n3(get(r, "lat_max_ms"))
+			}
+	print ""
+	printf "![latency distribution at 1920x1080 YUYV, %s](bench/latency-%s.png)\n\n", k, sk
+	# The latency files of the 1080p YUYV sustained runs, for the plot.
+	dat = res "/latency-" sk ".list"
+	printf "" > dat
+	for (x = 1; x <= nt; x++) {
+		r = CAP[k, T[x], "YUYV", "1920x1080"]
+		if (r && get(r, "lat_samples") && T[x] != "vivid")
+			printf "%s %s\n", T[x], get(r, "lat_file") >> dat
+	}
+	close(dat)
+
+	print "### The VRAM path\n"
+	print "Frames read through the /dev/vcapN mapping (VCAP_IOC_WAIT_FRAME, then the"
+	print "slot's sequence lock checked) while the board produces at its top rate"
+	print "for the mode and the V4L2 side copies nothing. \"produced\" is the board's"
+	print "own frame counter over the same time. \"read\" also reads every pixel"
+	print "once, as a viewer's upload would.\n"
+	print "| board | size | format | produced fps | frames read/s | of produced | missed | torn | CPU ms per frame | with pixel read: fps, CPU ms |"
+	print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	n = 0
+	for (x = 1; x <= 2; x++)
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				r = VR[k, T[x], F[j], S[i], 0]
+				v = VR[k, T[x], F[j], S[i], 1]
+				if (!r)
+					continue
+				n++
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "produced_fps")), n3(get(r, "fps")), (get(r, "produced_fps") > 0 ? sprintf("%.1f%%", 100 * get(r, "fps") / get(r, "produced_fps")) : "–"), get(r, "missed"), get(r, "torn"), n3(get(r, "cpu_ms_per_frame")), (v ? n3(get(v, "fps")) " fps, " n3(get(v, "cpu_ms_per_frame")) " ms" : "–")
+			}
+	if (!n)
+		print "| – | not measured on this kernel | | | | | | | | |"
+	print ""
+
+	print "### First touch of an 8 MiB buffer\n"
+	print "mmap() of 8 MiB of a capture buffer, then one read per page; the median"
+	print "of 9. vcap maps its vmalloc buffers from a fault handler that maps"
+	print "`prefault_pages` pages per fault (1: only the faulting page); vivid's"
+	print "vb2-vmalloc maps every page at mmap() time; anonymous memory (written,"
+	print "so each page is allocated and zeroed) is the guest's plain page-fault cost.\n"
+	print "| mapping | prefault_pages | MAP_POPULATE | mmap() µs | mmap + touch µs | µs per page |"
+	print "| --- | ---: | --- | ---: | ---: | ---: |"
+	for (i = 1; i <= ntouch[k]; i++) {
+		r = TOUCH[k, i]
+		printf "| %s | %s | %s | %s | %s | %s |\n", get(r, "target"), (has(r, "prefault_pages") ? get(r, "prefault_pages") : "–"), (get(r, "populate") == 1 ? "yes" : "no"), n3(get(r, "mmap_us")), n3(get(r, "total_us")), n3(get(r, "us_per_page"))
+	}
+	print ""
+
+	print "### Guest memcpy bandwidth\n"
+	print "| frame | bytes | one copy | GB/s | fps limit |"
+	print "| --- | ---: | ---: | ---: | ---: |"
+	for (j = 1; j <= nf; j++)
+		for (i = 1; i <= ns; i++) {
+			r = MC[k, frame_bytes(F[j], S[i])]
+			if (!r)
+				continue
+			printf "| %s %s | %d | %s ms | %s | %s |\n", S[i], F[j], get(r, "bytes"), n3(get(r, "ns_per_copy") / 1e6), n3(get(r, "gbytes_per_s")), n3(1e9 / get(r, "ns_per_copy"))
+		}
+	print ""
+
+	if (nxc[k]) {
+		print "### Cross-check with `vcap-stream bench`\n"
+		print "The project's own tool, run once per device at 1280x720 YUYV at the"
+		print "device's default rate; its CPU figure is that process's only.\n"
+		print "| device | fps | drops | latency p50 | process CPU per frame |"
+		print "| --- | ---: | ---: | ---: | ---: |"
+		for (i = 1; i <= nxc[k]; i++) {
+			r = XC[k, i]
+			printf "| %s | %s | %s | %s | %s ms |\n", get(r, "target"), n3(get(r, "fps")), get(r, "drops"), (has(r, "p50") ? n3(get(r, "p50") / 1e6) " ms" : "–"), n3(get(r, "cpu_ns_per_frame") / 1e6)
+		}
+		print ""
+	}
+	for (i = 1; i <= nnote[k]; i++)
+		printf "Note: %s: %s.\n\n", get(NOTE[k, i], "target"), get(NOTE[k, i], "note")
+}
+
+# One row of the goals table.
+function goal(k, what, want, got, ok) {
+	printf "| %s | %s | %s | %s | %s |\n", short_kernel(k), what, want, got, (ok == "" ? "not measured" : verdict(ok))
+}
+
+function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
+	for (b = 1; b <= 2; b++) {
+		t = T[b]
+		if (!SEEN[k, t])
+			continue
+		v = fps_of(k, t, "YUYV", "1920x1080")
+		l = fps_of(k, "vivid", "YUYV", "1920x1080")
+		goal(k, TN[t] ": 1920x1080 against vivid", "≥ 3x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps)", n3(v / l), n3(v), n3(l)) : "–", (v != "" && l != "") ? (v >= 3 * l) : "")
+		l = fps_of(k, "v4l2loopback-fresh", "YUYV", "1920x1080")
+		if (SEEN[k, "v4l2loopback-fresh"])
+			goal(k, TN[t] ": 1920x1080 against v4l2loopback, fresh frame", "≥ 1x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps)", n3(v / l), n3(v), n3(l)) : "–", (v != "" && l != "") ? (v >= l) : "")
+		worst = ""; ok = 1; n = 0
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				f = F[j]; s = S[i]
+				lim = memcpy_ms(k, f, s)
+				vv = fps_of(k, t, f, s)
+				if (lim == "" || vv == "")
+					continue
+				n++
+				p = vv * lim / 1000
+				if (p < 0.7)
+					ok = 0
+				if (worst == "" || p < worst) {
+					worst = p
+					ws = s " " f
+				}
+			}
+		goal(k, TN[t] ": share of the memcpy limit, every size", "≥ 70%", n ? sprintf("lowest %.0f%% (%s); %d sizes", 100 * worst, ws, n) : "–", n ? ok : "")
+		worst = ""; ok = 1; n = 0
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				f = F[j]; s = S[i]
+				lim = memcpy_ms(k, f, s)
+				r = CAP[k, t, f, s]
+				if (lim == "" || !r)
+					continue
+				n++
+				p = get(r, "cpu_ms_per_frame") / lim
+				if (p > 1.3)
+					ok = 0
+				if (worst == "" || p > worst) {
+					worst = p
+					ws = s " " f
+				}
+			}
+		goal(k, TN[t] ": CPU per frame against one memcpy", "≤ 1.3x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "")
+		worst = ""; ok = 1; n = 0
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				r = VR[k, t, F[j], S[i], 0]
+				if (!r || get(r, "produced_fps") <= 0)
+					continue
+				n++
+				p = get(r, "fps") / get(r, "produced_fps")
+				if (p < 0.95)
+					ok = 0
+				if (worst == "" || p < worst) {
+					worst = p
+					ws = S[i] " " F[j]
+				}
+			}
+		goal(k, TN[t] ": VRAM frames read of those produced", "≥ 95%", n ? sprintf("lowest %.1f%% (%s)", 100 * worst, ws) : "–", n ? ok : "")
+		if (SEEN[k, "v4l2loopback-bookkeeping"]) {
+			worst = ""; ok = 1; n = 0
+			for (j = 1; j <= nf; j++)
+				for (i = 1; i <= ns; i++) {
+					r = VR[k, t, F[j], S[i], 0]
+					l = CAP[k, "v4l2loopback-bookkeeping", F[j], S[i]]
+					if (!r || !l || get(l, "cpu_ms_per_frame") <= 0)
+						continue
+					n++
+					p = get(r, "cpu_ms_per_frame") / get(l, "cpu_ms_per_frame")
+					if (p > 1)
+						ok = 0
+					if (worst == "" || p > worst) {
+						worst = p
+						ws = S[i] " " F[j]
+					}
+				}
+			goal(k, TN[t] ": VRAM CPU per frame against v4l2loopback bookkeeping", "≤ 1x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "")
+		}
+	}
+	# The software board's producer against vivid's generator, 1080p YUYV:
+	# CPU per produced frame with nobody copying, against vivid's per frame.
+	r = VR[k, "vcap-soft", "YUYV", "1920x1080", 0]
+	l = CAP[k, "vivid", "YUYV", "1920x1080"]
+	if (r && l && get(r, "cpu_ms_per_produced") > 0) {
+		p = get(l, "cpu_ms_per_frame") / get(r, "cpu_ms_per_produced")
+		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "cpu_ms_per_produced")), n3(get(l, "cpu_ms_per_frame"))), p >= 5)
+	} else if (SEEN[k, "vcap-soft"] || SEEN[k, "vivid"]) {
+		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", "–", "")
+	}
+}
+
+END {
+	print "# Benchmarks: vcap, vivid and v4l2loopback side by side\n"
+	print "Every figure below comes from one run of the command below, in QEMU"
+	print "guests booted from Debian's kernels, each driver measured in the same"
+	print "guest, one after the other. The guests run under software emulation"
+	print "(TCG, no KVM) on a small shared machine: absolute times are inflated"
+	print "many times over and vary with the host's load, so **the ratios between"
+	print "drivers and against the guest's own memcpy, measured in the same guest,"
+	print "are what carry**; the absolute rates are not what real hardware does.\n"
+	print "Regenerate (as root, after `scripts/install-deps.sh` and a build):\n"
+	printf "    %s\n\n", command
+	print "The run writes its figures as JSON to `build/bench-results/bench.json`"
+	print "(one object per measurement, by kernel), and this page and its plots to"
+	print "`build/bench-results/`; `--publish` copies them into `docs/`. The"
+	print "benchmarks are also the ctest tests `bench-<kernel>` (label `bench`, not"
+	print "in the default run).\n"
+
+	print "## Machine\n"
+	print "| kernel | host CPU | host CPUs | emulator | guest | run at |"
+	print "| --- | --- | ---: | --- | --- | --- |"
+	for (i = 1; i <= nk; i++) {
+		r = MACH[K[i]]
+		if (r)
+			printf "| %s | %s | %s | %s | %s CPUs, %s, 1 GiB | %s |\n", K[i], get(r, "host_cpu"), get(r, "host_cpus"), get(r, "qemu"), get(r, "guest_cpus"), get(r, "accel"), get(r, "date")
+	}
+	print ""
+
+	print "## Method\n"
+	print "- **Sustained rate**: `vbench capture` streams through V4L2 MMAP with 4"
+	print "  buffers, waits 0.5 s, then counts frames dequeued over the wall time of"
+	print "  the measured window; drops are gaps in the buffers' sequence numbers."
+	print "  The first run asks for the driver's top rate; while a run drops frames"
+	print "  the rate asked is lowered below what was delivered (by 7% when drops"
+	print "  were rare, 15% otherwise; a run with rare drops is repeated once at the"
+	print "  same rate, since one stall of the shared host loses a frame) until one"
+	print "  run has none. vcap's rates are those its board publishes; vivid's HDMI"
+	print "  input is set to CVT reduced-blanking timings at the rate asked (its"
+	print "  webcam input caps the rate by size); v4l2loopback is fed by `vbench feed`"
+	print "  through its output node (`exclusive_caps=1`, reloaded before every run),"
+	print "  either copying a fresh frame into every buffer (one memcpy per frame, as"
+	print "  vcap's copy path) or only queueing buffers (bookkeeping only), first"
+	print "  unpaced and then paced. Its capture buffers carry no sequence number,"
+	print "  so its drops are the frames the producer queued during the window"
+	print "  (matched by the timestamps the producer sets) that the reader missed."
+	print "- **CPU per frame** is the busy time of the whole guest from"
+	print "  `/proc/stat`, since a driver's copy runs in its own context, not the"
+	print "  reader's. The reader does not touch the pixels."
+	print "- **memcpy**: frame-sized copies rotating over 3 sources and 4"
+	print "  destinations, as a copy from the board's ring into the next buffer."
+	print "- **VRAM**: `vbench vram`; the board is put in the mode by a V4L2 stream"
+	print "  that is never dequeued, so the driver's copies stop once its buffers"
+	print "  are full. On the PCI board the pixels are produced by the firmware on the"
+	print "  host, outside the guest's CPU figures; on the software board by the"
+	print "  guest kernel, inside them.\n"
+
+	print "## Goals\n"
+	print "| kernel | goal | target | measured | verdict |"
+	print "| --- | --- | --- | --- | --- |"
+	for (i = 1; i <= nk; i++)
+		goals(K[i])
+	print ""
+
+	for (i = 1; i <= nk; i++)
+		kernel_section(K[i])
+
+	if (analysis != "") {
+		while ((getline l < analysis) > 0)
+			print l
+		close(analysis)
+	}
+}

@@ -116,6 +116,13 @@ fi
 "$tool" bench -d "$dev" -t 2 >"$out/bench.txt" 2>&1 &&
 	grep -q "fps (wall time)" "$out/bench.txt" || fail "bench table: $(cat "$out/bench.txt")"
 
+# DMABUF export: vivid offers VIDIOC_EXPBUF, so every buffer has a dma-buf.
+"$tool" bench -d "$dev" --fmt YUYV --size 320x180 --fps 10 -n 5 --dmabuf --json \
+	>"$out/bench-dmabuf.json" 2>&1 &&
+	grep -q '"dmabuf": true' "$out/bench-dmabuf.json" ||
+	fail "bench --dmabuf: $(cat "$out/bench-dmabuf.json")"
+grep -q '"dmabuf": false' "$out/bench.json" || fail "bench without --dmabuf exported"
+
 # An unsupported format: one line, status 1.
 if "$tool" capture -d "$dev" --fmt MJPG -n 1 -o "$out/x.raw" 2>"$out/fmt.err"; then
 	fail "capture MJPG succeeded"

@@ -228,7 +228,10 @@ int vcap_v4l2_set_mode(struct vcap_v4l2 *dev, const struct vcap_mode *want,
  */
 int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
 		    bool export_dmabuf);
-/* DQBUF after waiting up to timeout_ms: 0, VCAP_TIMEOUT or -1. */
+/*
+ * DQBUF after waiting up to timeout_ms: 0, VCAP_TIMEOUT or -1.  A signal
+ * caught while waiting also returns VCAP_TIMEOUT.
+ */
 int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		      int timeout_ms);
 /* QBUF the frame's buffer again; the view must not be used after. */

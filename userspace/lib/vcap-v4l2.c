@@ -464,7 +464,10 @@ int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		if (errno != EAGAIN)
 			return v4l2_fail(dev, "VIDIOC_DQBUF");
 		ret = poll(&pfd, 1, timeout_ms);
-		if (ret < 0 && errno != EINTR)
+		/* A signal ends the wait early, so callers can stop. */
+		if (ret < 0 && errno == EINTR)
+			return VCAP_TIMEOUT;
+		if (ret < 0)
 			return v4l2_fail(dev, "poll");
 		if (ret == 0)
 			return VCAP_TIMEOUT;

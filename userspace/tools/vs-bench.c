@@ -68,7 +68,7 @@ static uint64_t memcpy_ns(size_t size)
 
 static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 		       const char *driver, const struct vcap_stats_summary *s,
-		       uint64_t torn, uint64_t copy_ns)
+		       uint64_t torn, uint64_t copy_ns, bool dmabuf)
 {
 	char fcc[VCAP_FOURCC_STR_LEN];
 	const struct vcap_mode *m = &src->mode;
@@ -76,7 +76,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	printf("{\"device\": \"%s\", \"source\": \"%s\", \"driver\": \"%s\", "
 	       "\"fourcc\": \"%s\", \"width\": %u, \"height\": %u, "
 	       "\"sizeimage\": %u, \"interval\": [%u, %u], \"copy\": %s, "
-	       "\"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
+	       "\"dmabuf\": %s, \"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
 	       "\"drops\": %llu, \"reorders\": %llu, \"errors\": %llu, "
 	       "\"torn\": %llu, "
 	       "\"latency_ns\": {\"samples\": %llu, \"ahead\": %llu, \"p50\": %llu, "
@@ -86,7 +86,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       src->path, vcap_source_kind(src), driver,
 	       vcap_fourcc_str(m->fourcc, fcc), m->width, m->height,
 	       m->sizeimage, m->interval_num, m->interval_den,
-	       o->copy ? "true" : "false",
+	       o->copy ? "true" : "false", dmabuf ? "true" : "false",
 	       (unsigned long long)s->frames, s->wall_ns / 1e9, s->fps,
 	       (unsigned long long)s->drops, (unsigned long long)s->reorders,
 	       (unsigned long long)s->errors, (unsigned long long)torn,
@@ -104,7 +104,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 
 static void print_table(const struct vcap_source *src, const char *driver,
 			const struct vcap_stats_summary *s, uint64_t torn,
-			uint64_t copy_ns)
+			uint64_t copy_ns, bool dmabuf)
 {
 	char mode[96];
 
@@ -133,6 +133,8 @@ static void print_table(const struct vcap_source *src, const char *driver,
 	       s->frames ? s->cpu_sys_ns / 1e6 / s->frames : 0,
 	       (s->cpu_user_ns + s->cpu_sys_ns) / 1e9);
 	printf("  %-18s %.3f ms\n", "memcpy of a frame", copy_ns / 1e6);
+	if (dmabuf)
+		printf("  %-18s buffers exported as dma-bufs\n", "dmabuf");
 }
 
 static int bench_run(const struct vs_opts *o)
@@ -144,7 +146,7 @@ static int bench_run(const struct vs_opts *o)
 	struct vcap_frame f;
 	uint8_t *copy = NULL;
 	uint64_t start = 0, torn = 0, frames = 0, copy_ns;
-	bool started = false;
+	bool started = false, dmabuf = false;
 	char driver[32];
 	int rc = 0, ret;
 
@@ -186,6 +188,7 @@ static int bench_run(const struct vs_opts *o)
 				n = src->mode.sizeimage;
 			memcpy(copy, f.data, n);
 		}
+		dmabuf |= f.dmabuf_fd >= 0;
 		if (!vcap_source_frame_valid(src, &f)) {
 			f.flags |= VCAP_FRAME_TORN;
 			torn += started;
@@ -214,9 +217,9 @@ static int bench_run(const struct vs_opts *o)
 	vcap_stats_get(st, &s);
 	if (rc == 0 || s.frames) {
 		if (o->json)
-			print_json(o, src, driver, &s, torn, copy_ns);
+			print_json(o, src, driver, &s, torn, copy_ns, dmabuf);
 		else
-			print_table(src, driver, &s, torn, copy_ns);
+			print_table(src, driver, &s, torn, copy_ns, dmabuf);
 	}
 out:
 	vcap_stats_destroy(st);

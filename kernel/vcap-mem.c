@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <media/videobuf2-core.h>
+#include <media/videobuf2-v4l2.h>
 
 #include "compat.h"
 #include "vcap-mem.h"
@@ -200,7 +201,8 @@ static int vcap_mem_map_vma(struct vcap_mem_buf *buf,
 {
 	unsigned long npages = buf->size >> PAGE_SHIFT;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/* A private copy would be a snapshot, not the frame buffer. */
+	if (is_cow_mapping(vma->vm_flags))
 		return -EINVAL;
 	if (vma->vm_pgoff >= npages || vma_pages(vma) > npages - vma->vm_pgoff)
 		return -EINVAL;
@@ -219,9 +221,29 @@ static int vcap_mem_map_vma(struct vcap_mem_buf *buf,
 
 static int vcap_mem_mmap(void *buf_priv, struct vm_area_struct *vma)
 {
+	struct vcap_mem_buf *buf = buf_priv;
+
+	/*
+	 * videobuf2 can reach a buffer whose memory a concurrent REQBUFS or
+	 * CREATE_BUFS has not allocated yet.
+	 */
+	if (!buf)
+		return -EINVAL;
 	/* The offset chose the buffer; the mapping starts at its first page. */
 	vma->vm_pgoff = 0;
-	return vcap_mem_map_vma(buf_priv, vma);
+	return vcap_mem_map_vma(buf, vma);
+}
+
+/*
+ * Every offset QUERYBUF reports fits in 32 bits.  Since Linux 6.8
+ * videobuf2 finds the buffer from the offset's low bits alone, so a larger
+ * offset would map whichever buffer its low bits name: refuse it first.
+ */
+int vcap_mem_fop_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff > U32_MAX >> PAGE_SHIFT)
+		return -EINVAL;
+	return vb2_fop_mmap(file, vma);
 }
 
 /* dma-buf export */

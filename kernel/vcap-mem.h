@@ -10,6 +10,8 @@
 #ifndef _VCAP_MEM_H
 #define _VCAP_MEM_H
 
+#include <linux/fs.h>
+#include <linux/mm_types.h>
 #include <media/videobuf2-core.h>
 
 /*
@@ -17,5 +19,11 @@
  * VIDIOC_EXPBUF, USERPTR, and read().  DMABUF import is not provided.
  */
 extern const struct vb2_mem_ops vcap_vb2_mem_ops;
+
+/*
+ * The V4L2 node's .mmap: vb2_fop_mmap() after refusing offsets that no
+ * buffer can have.
+ */
+int vcap_mem_fop_mmap(struct file *file, struct vm_area_struct *vma);
 
 #endif /* _VCAP_MEM_H */

@@ -4,6 +4,7 @@
 #
 # usage: guest-bench.sh --out DIR --vbench PATH [--vcap-ko PATH]
 #                       [--loopback-ko PATH] [--vcap-stream PATH]
+#                       [--mem-bench PATH]
 #                       [--seconds S] [--sizes "WxH ..."] [--formats "YUYV NV12"]
 #                       [--only "memcpy touch vivid vcap loopback vram"]
 set -u
@@ -13,6 +14,7 @@ vbench=
 vcap_ko=
 loop_ko=
 vstream=
+membench=
 secs=3
 sizes="640x480 1280x720 1920x1080 3840x2160"
 formats="YUYV NV12"
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
 	--vcap-ko) vcap_ko=$2; shift 2 ;;
 	--loopback-ko) loop_ko=$2; shift 2 ;;
 	--vcap-stream) vstream=$2; shift 2 ;;
+	--mem-bench) membench=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--sizes) sizes=$2; shift 2 ;;
 	--formats) formats=$2; shift 2 ;;
@@ -297,8 +300,6 @@ if want loopback; then
 		rmmod v4l2loopback 2>/dev/null
 	else
 		log "v4l2loopback: no module for $kver"
-		emit "\"bench\":\"note\",\"target\":\"v4l2loopback\"" \
-			'{"note":"not built for this kernel"}'
 	fi
 fi
 
@@ -362,6 +363,11 @@ if want vcap || want vram; then
 						"$("$vstream" bench -d "$d" --fmt YUYV --size 1280x720 -t "$secs" --json | tr -d ' ' | sed 's/"latency_ns":{[^}]*},//')"
 				fi
 			done
+			# The allocator's own first-touch benchmark, as a cross-check.
+			if want touch && [ -x "$membench" ]; then
+				"$membench" >"$out/mem-bench.txt" 2>&1 ||
+					log "mem-bench failed (see mem-bench.txt)"
+			fi
 			rmmod vcap || failures=$((failures + 1))
 		else
 			log "vcap: insmod failed"

@@ -110,7 +110,7 @@ function fps_of(k, t, fcc, size,    r) {
 	return r ? get(r, "fps") : ""
 }
 
-function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x) {
+function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, rw) {
 	sk = short_kernel(k)
 	printf "## Kernel %s\n\n", k
 
@@ -271,6 +271,18 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x) 
 	if (!n)
 		print "| – | not measured on this kernel | | | | | | | | |"
 	print ""
+	for (x = 1; x <= 2; x++)
+		for (j = 1; j <= nf; j++)
+			for (i = 1; i <= ns; i++) {
+				r = VR[k, T[x], F[j], S[i], 0]
+				if (r && get(r, "opened_rdwr") == 1)
+					rw = 1
+			}
+	if (rw) {
+		print "The driver refused a read-only mapping of a read-only open of"
+		print "/dev/vcapN (EINVAL): these figures were taken through an O_RDWR open,"
+		print "still mapped PROT_READ.\n"
+	}
 
 	print "### First touch of an 8 MiB buffer\n"
 	print "mmap() of 8 MiB of a capture buffer, then one read per page; the median"
@@ -285,6 +297,18 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x) 
 		printf "| %s | %s | %s | %s | %s | %s |\n", get(r, "target"), (has(r, "prefault_pages") ? get(r, "prefault_pages") : "–"), (get(r, "populate") == 1 ? "yes" : "no"), n3(get(r, "mmap_us")), n3(get(r, "total_us")), n3(get(r, "us_per_page"))
 	}
 	print ""
+
+	f = res "/" k "/mem-bench.txt"
+	if ((getline line < f) > 0) {
+		print "The allocator's own benchmark (`tests/mem/mem-bench`, which writes"
+		print "each page) in the same guest:\n"
+		print "```"
+		print line
+		while ((getline line < f) > 0)
+			print line
+		print "```\n"
+	}
+	close(f)
 
 	print "### Guest memcpy bandwidth\n"
 	print "| frame | bytes | one copy | GB/s | fps limit |"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Unit test of the benchmark report: known figures in, known verdicts out.
+# usage: test-report.sh BENCH_SRC_DIR
+set -u
+src=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+k=6.1.0-test
+mkdir -p "$tmp/$k/lat"
+fail=0
+check() {
+	if grep -qF -- "$2" "$tmp/benchmarks.md"; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: no line with '$2'"
+		fail=1
+	fi
+}
+
+# memcpy of a 1920x1080 YUYV frame: 2 ms, so a limit of 500 fps.
+for i in $(seq 1 100); do echo $((i * 10)); done >"$tmp/$k/lat/vcap-soft-YUYV-1920x1080.txt"
+cat >"$tmp/$k/results.jsonl" <<'JSON'
+{"kernel":"6.1.0-test","bench":"memcpy","tool":"memcpy","bytes":4147200,"copies":100,"ns_per_copy":2e+06,"gbytes_per_s":2.07}
+{"kernel":"6.1.0-test","bench":"capture","target":"vcap-soft","size":"1920x1080","lat_file":"lat/vcap-soft-YUYV-1920x1080.txt","try":1,"sustained":1,"tool":"capture","fourcc":"YUYV","set_fps":240,"req_fps":0,"frames":800,"fps":400,"drops":0,"cpu_ms_per_frame":2.2,"lat_samples":100,"lat_p50_ms":0.5,"lat_p99_ms":1,"lat_max_ms":1}
+{"kernel":"6.1.0-test","bench":"capture","target":"vivid","size":"1920x1080","lat_file":"lat/vivid-YUYV-1920x1080.txt","try":1,"sustained":0,"tool":"capture","fourcc":"YUYV","set_fps":240,"req_fps":-1,"frames":200,"fps":120,"drops":300,"cpu_ms_per_frame":26,"lat_samples":0}
+{"kernel":"6.1.0-test","bench":"capture","target":"vivid","size":"1920x1080","lat_file":"lat/vivid-YUYV-1920x1080.txt","try":2,"sustained":1,"tool":"capture","fourcc":"YUYV","set_fps":100,"req_fps":-1,"frames":200,"fps":100,"drops":0,"cpu_ms_per_frame":26,"lat_samples":0}
+{"kernel":"6.1.0-test","bench":"capture","target":"v4l2loopback-fresh","size":"1920x1080","lat_file":"lat/x.txt","try":1,"sustained":1,"tool":"capture","fourcc":"YUYV","set_fps":30,"req_fps":-1,"frames":900,"fps":450,"drops":0,"cpu_ms_per_frame":3,"lat_samples":0}
+{"kernel":"6.1.0-test","bench":"capture","target":"v4l2loopback-bookkeeping","size":"1920x1080","lat_file":"lat/y.txt","try":1,"sustained":1,"tool":"capture","fourcc":"YUYV","set_fps":30,"req_fps":-1,"frames":900,"fps":1000,"drops":0,"cpu_ms_per_frame":0.5,"lat_samples":0}
+{"kernel":"6.1.0-test","bench":"vram","target":"vcap-soft","size":"1920x1080","tool":"vram","fourcc":"YUYV","read_pixels":0,"opened_rdwr":0,"fps":230,"produced_fps":240,"missed":10,"torn":0,"cpu_ms_per_frame":0.4,"cpu_ms_per_produced":4}
+{"kernel":"6.1.0-test","bench":"machine","host_cpu":"Test CPU, 2 cores","host_cpus":2,"qemu":"QEMU 7.2","guest_cpus":2,"accel":"tcg","date":"2026-01-01T00:00Z"}
+JSON
+sh "$src/report.sh" "$tmp" "$k" "$src" "bench/run-bench.sh" >"$tmp/out.txt" 2>&1 || {
+	echo "not ok - report.sh failed:"
+	cat "$tmp/out.txt"
+	exit 1
+}
+check "vcap against vivid, 4x" "| 6.1 | vcap, software board: 1920x1080 against vivid | ≥ 3x | 4.00x (400 vs 100 fps) | **met** |"
+check "vcap against loopback, 0.89x" "| 6.1 | vcap, software board: 1920x1080 against v4l2loopback, fresh frame | ≥ 1x | 0.889x (400 vs 450 fps) | **missed** |"
+check "share of the memcpy limit, 80%" "lowest 80% (1920x1080 YUYV); 1 sizes | **met** |"
+check "CPU per frame, 1.1x" "| ≤ 1.3x | highest 1.10x (1920x1080 YUYV) | **met** |"
+check "VRAM share, 95.8%" "| ≥ 95% | lowest 95.8% (1920x1080 YUYV) | **met** |"
+check "VRAM CPU against bookkeeping, 0.8x" "| ≤ 1x | highest 0.800x (1920x1080 YUYV) | **met** |"
+check "producer against vivid, 6.5x" "| ≥ 5x cheaper | 6.50x (4.00 vs 26.0 ms) | **met** |"
+if grep -q "vcap, PCI board:" "$tmp/benchmarks.md"; then
+	echo "not ok - a goal for the PCI board, which was not measured"
+	fail=1
+else
+	echo "ok - no goal for a board not measured"
+fi
+check "top-rate table" "| vivid (HDMI input) | 1920x1080 | YUYV | 240 fps | 120 | 300 |"
+check "machine" "| 6.1.0-test | Test CPU, 2 cores | 2 |"
+for f in bench.json fps-6.1.png latency-6.1.png; do
+	if [ -s "$tmp/$f" ]; then echo "ok - $f written"; else echo "not ok - $f missing"; fail=1; fi
+done
+if head -c 1 "$tmp/bench.json" | grep -q '{' && tail -c 4 "$tmp/bench.json" | grep -q ']}}'; then
+	echo "ok - bench.json is one object"
+else
+	echo "not ok - bench.json is not one object"
+	fail=1
+fi
+exit $fail

@@ -171,5 +171,27 @@ else
 fi
 echo vivid.0 >/sys/bus/platform/drivers/vivid/bind 2>/dev/null
 
+# Nodes vcap-stream cannot read: a multiplanar-only capture node and an
+# output node.  Each is refused up front with one line naming why.
+rmmod vivid
+if modprobe vivid n_devs=1 node_types=0x101 multiplanar=2; then
+	for d in /sys/class/video4linux/video*; do
+		case $(cat "$d/name") in
+		vivid-000-vid-cap) mcap=/dev/${d##*/} ;;
+		vivid-000-vid-out) vout=/dev/${d##*/} ;;
+		esac
+	done
+	"$tool" verify -d "${mcap:-none}" -n 1 2>"$out/mplane.err"
+	[ $? -eq 1 ] && grep -q "multiplanar capture (vivid) is not supported" "$out/mplane.err" ||
+		fail "multiplanar node: $(cat "$out/mplane.err")"
+	"$tool" capture -d "${vout:-none}" -n 1 -o /tmp/out.raw 2>"$out/output.err"
+	[ $? -eq 1 ] && grep -q "not a video capture device" "$out/output.err" ||
+		fail "output node: $(cat "$out/output.err")"
+	say "refused: $(cat "$out/mplane.err") / $(cat "$out/output.err")"
+	rmmod vivid
+else
+	fail "cannot load vivid with multiplanar=2"
+fi
+
 [ $fails -eq 0 ] || { echo "vivid-stream: $fails failures" >&2; exit 1; }
 say "all passed"

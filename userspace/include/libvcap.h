@@ -107,6 +107,8 @@ const char *vcap_mode_str(const struct vcap_mode *mode, char *buf,
 #define VCAP_FRAME_TORN		(1u << 2)	/* VRAM: overwritten mid-read */
 #define VCAP_FRAME_TS_MONOTONIC	(1u << 3)	/* timestamp_ns is comparable
 						 * to CLOCK_MONOTONIC */
+#define VCAP_FRAME_MODE_CHANGED	(1u << 4)	/* first frame of a new mode:
+						 * see frame.mode */
 
 /*
  * A view of one captured frame.  data points into the driver's buffer or

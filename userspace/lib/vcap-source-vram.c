@@ -36,7 +36,11 @@ static int vram_src_start(struct vcap_source *src)
 static int vram_src_next(struct vcap_source *src, struct vcap_frame *frame,
 			 int timeout_ms)
 {
-	return vcap_vram_wait(priv(src), frame, timeout_ms);
+	int ret = vcap_vram_wait(priv(src), frame, timeout_ms);
+
+	if (ret == 0 && (frame->flags & VCAP_FRAME_MODE_CHANGED))
+		src->mode = frame->mode;
+	return ret;
 }
 
 static bool vram_src_valid(struct vcap_source *src,

@@ -24,6 +24,7 @@ struct vcap_vram {
 	struct vcap_info info;		/* last VCAP_IOC_QUERY */
 	uint64_t last_seq;		/* newest sequence handed out */
 	bool have_seq;
+	uint32_t mode_gen;		/* board mode of info's ring */
 };
 
 static int vram_fail(const struct vcap_vram *vram, const char *op)
@@ -181,9 +182,20 @@ static int vram_check_ring(struct vcap_vram *vram)
 	return 0;
 }
 
+/* Query the ring again, remembering the board mode it belongs to. */
+static int vram_load_ring(struct vcap_vram *vram)
+{
+	uint32_t gen = rd32(&ctrl(vram)->status.mode_gen);
+
+	if (vram_ioc_query(vram) < 0 || vram_check_ring(vram) < 0)
+		return -1;
+	vram->mode_gen = gen;
+	return 0;
+}
+
 int vcap_vram_start(struct vcap_vram *vram, struct vcap_mode *mode)
 {
-	if (vram_ioc_query(vram) < 0 || vram_check_ring(vram) < 0)
+	if (vram_load_ring(vram) < 0)
 		return -1;
 	memset(mode, 0, sizeof(*mode));
 	mode->fourcc = vram->info.fourcc;
@@ -243,11 +255,11 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 	const struct vcap_info *in = &vram->info;
 	struct vcap_board_slot hdr;
 	struct vcap_wait w;
+	bool mode_changed = false;
 	int64_t lock;
 	uint64_t off;
 
-	if (!(in->flags & VCAP_INFO_STREAMING) &&
-	    (vram_ioc_query(vram) < 0 || vram_check_ring(vram) < 0))
+	if (!(in->flags & VCAP_INFO_STREAMING) && vram_load_ring(vram) < 0)
 		return -1;
 	for (;;) {
 		memset(&w, 0, sizeof(w));
@@ -263,6 +275,16 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 		}
 		return vram_fail(vram, "VCAP_IOC_WAIT_FRAME");
 	}
+	/*
+	 * A frame of another board mode: the ring moved.  Load the new one
+	 * (checked against the mapping again) before pointing into it.
+	 */
+	if (rd32(&ctrl(vram)->slots[w.slot % VCAP_MAX_SLOTS].mode_gen) !=
+	    vram->mode_gen) {
+		if (vram_load_ring(vram) < 0)
+			return -1;
+		mode_changed = true;
+	}
 	if (w.slot >= in->num_slots)
 		return vcap_set_error(EPROTO,
 				      "%s: VCAP_IOC_WAIT_FRAME: slot %u out of range",
@@ -271,6 +293,8 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 	frame->dequeue_ns = vcap_now_ns();
 	frame->dmabuf_fd = -1;
 	frame->index = w.slot;
+	if (mode_changed)
+		frame->flags |= VCAP_FRAME_MODE_CHANGED;
 	frame->mode.fourcc = in->fourcc;
 	frame->mode.width = in->width;
 	frame->mode.height = in->height;
@@ -290,6 +314,7 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 		hdr.timestamp_ns = w.timestamp_ns;
 		hdr.bytesused = w.bytesused;
 		hdr.flags = 0;
+		hdr.mode_gen = vram->mode_gen;
 		lock = 1;	/* odd: never valid */
 	}
 	frame->priv = (uint64_t)lock;
@@ -297,6 +322,9 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 	frame->timestamp_ns = hdr.timestamp_ns;
 	frame->bytesused = hdr.bytesused <= in->sizeimage ? hdr.bytesused :
 							   in->sizeimage;
+	/* Written in a mode other than the ring we point into: not whole. */
+	if (hdr.mode_gen != vram->mode_gen)
+		frame->flags |= VCAP_FRAME_ERROR;
 	if (hdr.flags & VCAP_SLOT_ERROR || w.flags & VCAP_WAIT_ERROR)
 		frame->flags |= VCAP_FRAME_ERROR;
 	if (hdr.flags & VCAP_SLOT_NO_SIGNAL || w.flags & VCAP_WAIT_NO_SIGNAL)

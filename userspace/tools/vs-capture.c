@@ -50,6 +50,7 @@ struct capture {
 	const struct vs_opts *o;
 	struct vcap_source *src;
 	struct vcap_writer *out;
+	struct vcap_mode mode;		/* the file's */
 	struct vcap_stats *st;
 	uint8_t *copy;			/* for sources whose views go stale */
 	size_t copy_size;
@@ -65,6 +66,18 @@ static int capture_frame(struct capture *c, struct vcap_frame *f)
 	const void *data = f->data;
 	size_t len = f->bytesused;
 
+	if (f->mode.fourcc != c->mode.fourcc || f->mode.width != c->mode.width ||
+	    f->mode.height != c->mode.height ||
+	    (f->mode.bytesperline && c->mode.bytesperline &&
+	     f->mode.bytesperline != c->mode.bytesperline)) {
+		char a[96], b[96];
+
+		vs_error("capture", "%s: the source changed mode from %s to %s; %s ends after %llu frames",
+			 c->src->path, vcap_mode_str(&c->mode, a, sizeof(a)),
+			 vcap_mode_str(&f->mode, b, sizeof(b)), c->o->output,
+			 (unsigned long long)c->written);
+		return -1;
+	}
 	if (f->flags & (VCAP_FRAME_ERROR | VCAP_FRAME_NO_SIGNAL)) {
 		c->bad++;
 		return 0;
@@ -124,8 +137,9 @@ static int capture_run(const struct vs_opts *o)
 	c.src = vs_open_source(o, "capture");
 	if (!c.src)
 		return 1;
+	c.mode = c.src->mode;
 	c.out = vcap_writer_open(o->y4m ? VCAP_WRITER_Y4M : VCAP_WRITER_RAW,
-				 o->output, &c.src->mode);
+				 o->output, &c.mode);
 	c.st = vcap_stats_new(0);
 	if (!c.out || !c.st) {
 		vs_error("capture", "%s", vcap_last_error());

@@ -29,24 +29,4 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
-/*
- * Linux 6.11 made platform_driver.remove return void; it returned int
- * before.  VCAP_DEFINE_PLATFORM_REMOVE(name, fn) defines name, of the
- * type .remove has on this kernel, calling the void fn.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
-#define VCAP_DEFINE_PLATFORM_REMOVE(name, fn)				\
-	static int name(struct platform_device *pdev)			\
-	{								\
-		fn(pdev);						\
-		return 0;						\
-	}
-#else
-#define VCAP_DEFINE_PLATFORM_REMOVE(name, fn)				\
-	static void name(struct platform_device *pdev)			\
-	{								\
-		fn(pdev);						\
-	}
-#endif
-
 #endif /* _VCAP_COMPAT_H */

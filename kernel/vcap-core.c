@@ -240,24 +240,27 @@ bool vcap_read_slot(struct vcap_dev *vdev, u32 slot,
 	if (slot >= VCAP_MAX_SLOTS)
 		return false;
 	for (i = 0; i < VCAP_SLOT_RETRIES; i++) {
-		u32 l1, l2;
+		u32 l1, l2, flags, used, gen;
+		u64 seq, ts;
 
 		l1 = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock));
+		/* Seqlock read side: lock, fields, lock again. */
 		rmb();
-		hdr->flags = cpu_to_le32(vcap_rd32(vdev,
-						   VCAP_OFF_SLOT(slot, flags)));
-		hdr->sequence = cpu_to_le64(vcap_rd64(vdev,
-					VCAP_OFF_SLOT(slot, sequence)));
-		hdr->timestamp_ns = cpu_to_le64(vcap_rd64(vdev,
-					VCAP_OFF_SLOT(slot, timestamp_ns)));
-		hdr->bytesused = cpu_to_le32(vcap_rd32(vdev,
-					VCAP_OFF_SLOT(slot, bytesused)));
-		hdr->mode_gen = cpu_to_le32(vcap_rd32(vdev,
-					VCAP_OFF_SLOT(slot, mode_gen)));
+		flags = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, flags));
+		seq = vcap_rd64(vdev, VCAP_OFF_SLOT(slot, sequence));
+		ts = vcap_rd64(vdev, VCAP_OFF_SLOT(slot, timestamp_ns));
+		used = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, bytesused));
+		gen = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, mode_gen));
+		/* Seqlock read side: the fields before the second lock read. */
 		rmb();
 		l2 = vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock));
 		if (l1 == l2 && !(l1 & 1)) {
 			hdr->lock = cpu_to_le32(l1);
+			hdr->flags = cpu_to_le32(flags);
+			hdr->sequence = cpu_to_le64(seq);
+			hdr->timestamp_ns = cpu_to_le64(ts);
+			hdr->bytesused = cpu_to_le32(used);
+			hdr->mode_gen = cpu_to_le32(gen);
 			*lock = l1;
 			return true;
 		}
@@ -292,9 +295,11 @@ static int vcap_request(struct vcap_dev *vdev,
 		  le32_to_cpu(req->interval_den));
 	vcap_wr32(vdev, VCAP_OFF_REQ(pattern), le32_to_cpu(req->pattern));
 	vcap_wr32(vdev, VCAP_OFF_REQ(flags), le32_to_cpu(req->flags));
+	/* The fields reach the board before the new seq that publishes them. */
 	wmb();
 	seq = ++vdev->req_seq;
 	vcap_wr32(vdev, VCAP_OFF_REQ(seq), seq);
+	/* ... and seq before the doorbell that announces it. */
 	wmb();
 	vdev->ops->doorbell(vdev);
 	vcap_exit(vdev, idx);
@@ -305,6 +310,7 @@ static int vcap_request(struct vcap_dev *vdev,
 		if (!vcap_enter(vdev, &idx))
 			return -ENODEV;
 		ack = vcap_rd32(vdev, VCAP_OFF_STATUS(ack_seq));
+		/* The board writes the error before the ack. */
 		rmb();
 		err = vcap_rd32(vdev, VCAP_OFF_STATUS(error));
 		vcap_exit(vdev, idx);
@@ -586,6 +592,7 @@ static bool vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	vdev->ops->copy_from(vdev, dst,
 			     ring->ring_offset + slot * ring->slot_stride,
 			     ring->sizeimage);
+	/* The pixels before the lock that says whether they were whole. */
 	rmb();
 	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
 		atomic64_inc(&vdev->stats.torn);

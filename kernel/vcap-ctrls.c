@@ -64,10 +64,12 @@ int vcap_ctrls_init(struct vcap_dev *vdev)
 	v4l2_ctrl_handler_init(hdl, 3);
 	vdev->ctrl_pattern_val = VCAP_PATTERN_MOVING_BOX;
 	if (vdev->caps & VCAP_CAP_PATTERNS)
-		vdev->ctrl_pattern = v4l2_ctrl_new_std_menu_items(hdl,
-			&vcap_ctrl_ops, V4L2_CID_TEST_PATTERN,
-			VCAP_PATTERN_COUNT - 1, 0, VCAP_PATTERN_MOVING_BOX,
-			vcap_pattern_names);
+		vdev->ctrl_pattern =
+			v4l2_ctrl_new_std_menu_items(hdl, &vcap_ctrl_ops,
+						     V4L2_CID_TEST_PATTERN,
+						     VCAP_PATTERN_COUNT - 1, 0,
+						     VCAP_PATTERN_MOVING_BOX,
+						     vcap_pattern_names);
 	if (vdev->caps & VCAP_CAP_HFLIP)
 		vdev->ctrl_hflip = v4l2_ctrl_new_std(hdl, &vcap_ctrl_ops,
 						     V4L2_CID_HFLIP, 0, 1, 1,

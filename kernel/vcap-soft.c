@@ -21,7 +21,6 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "compat.h"
 #include "vcap.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
@@ -163,6 +162,7 @@ static void vcap_soft_frame(struct work_struct *work)
 
 	lock = le32_to_cpu(READ_ONCE(s->lock)) | 1;
 	WRITE_ONCE(s->lock, cpu_to_le32(lock));
+	/* Odd lock before pixels: pairs with the reader's first rmb. */
 	smp_wmb();
 	vcap_gen_render(&soft->gen, dst, soft->seq, soft->slot_seq[slot]);
 	soft->slot_seq[slot] = soft->seq;
@@ -171,8 +171,10 @@ static void vcap_soft_frame(struct work_struct *work)
 	s->timestamp_ns = cpu_to_le64(ktime_get_ns());
 	s->bytesused = cpu_to_le32(soft->layout.sizeimage);
 	s->mode_gen = cpu_to_le32(soft->mode_gen);
+	/* Pixels and fields before the even lock; it before latest_slot. */
 	smp_wmb();
 	WRITE_ONCE(s->lock, cpu_to_le32(lock + 1));
+	/* The slot is whole before status points readers at it. */
 	smp_wmb();
 	ctrl->status.latest_slot = cpu_to_le32(slot);
 	ctrl->status.latest_seq = cpu_to_le64(soft->seq);
@@ -259,6 +261,7 @@ static void vcap_soft_request(struct work_struct *work)
 	seq = le32_to_cpu(READ_ONCE(ctrl->request.seq));
 	if (seq == le32_to_cpu(ctrl->status.ack_seq))
 		return;
+	/* The driver writes seq last: read the fields after it. */
 	smp_rmb();
 	req = ctrl->request;
 	err = vcap_modes_check(&ctrl->info, soft->size -
@@ -272,6 +275,7 @@ static void vcap_soft_request(struct work_struct *work)
 	}
 	ctrl->status.error = cpu_to_le32(err);
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
+	/* The status is complete before the driver sees the ack. */
 	smp_wmb();
 	WRITE_ONCE(ctrl->status.ack_seq, cpu_to_le32(seq));
 }
@@ -356,6 +360,7 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	vcap_modes_fill(info, frame_size);
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 	ctrl->status.latest_slot = cpu_to_le32(~0u);
+	/* The magic is written last: the page is whole when it appears. */
 	smp_wmb();
 	info->magic = cpu_to_le32(VCAP_BOARD_MAGIC);
 }
@@ -375,6 +380,11 @@ static void vcap_soft_destroy(struct vcap_soft *soft)
 		vcap_dev_put(soft->vdev);
 	vcap_soft_free_mem(soft);
 	kfree(soft);
+}
+
+static void vcap_soft_destroy_action(void *soft)
+{
+	vcap_soft_destroy(soft);
 }
 
 static int vcap_soft_probe(struct platform_device *pdev)
@@ -414,24 +424,17 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	if (ret)
 		goto err;
 	soft->registered = true;
-	platform_set_drvdata(pdev, soft);
-	return 0;
+	/* Unbind tears the board down through devres: no .remove needed. */
+	return devm_add_action_or_reset(&pdev->dev, vcap_soft_destroy_action,
+					soft);
 err:
 	dev_err(&pdev->dev, "software board: error %d\n", ret);
 	vcap_soft_destroy(soft);
 	return ret;
 }
 
-static void vcap_soft_remove(struct platform_device *pdev)
-{
-	vcap_soft_destroy(platform_get_drvdata(pdev));
-}
-
-VCAP_DEFINE_PLATFORM_REMOVE(vcap_soft_remove_cb, vcap_soft_remove);
-
 static struct platform_driver vcap_soft_driver = {
 	.probe = vcap_soft_probe,
-	.remove = vcap_soft_remove_cb,
 	.driver = {
 		.name = "vcap-soft",
 	},

@@ -5,33 +5,48 @@
 
 #include "vcap.h"
 
-#define VCAP_STAT_ATTR(field)						\
-static ssize_t field##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct vcap_dev *vdev = dev_get_drvdata(dev);			\
-									\
-	return sysfs_emit(buf, "%lld\n",				\
-			  atomic64_read(&vdev->stats.field));		\
-}									\
-static DEVICE_ATTR_RO(field)
+/* One counter of struct vcap_stats, found by its offset. */
+struct vcap_stat_attr {
+	struct device_attribute attr;
+	size_t off;
+};
 
-VCAP_STAT_ATTR(delivered);
-VCAP_STAT_ATTR(dropped);
-VCAP_STAT_ATTR(torn);
-VCAP_STAT_ATTR(rejected);
-VCAP_STAT_ATTR(interrupts);
-VCAP_STAT_ATTR(latency_ns);
-VCAP_STAT_ATTR(errors);
+static ssize_t vcap_stat_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct vcap_stat_attr *sa = container_of(attr, struct vcap_stat_attr,
+						 attr);
+	struct vcap_dev *vdev = dev_get_drvdata(dev);
+	atomic64_t *v = (void *)&vdev->stats + sa->off;
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(v));
+}
+
+static struct vcap_stat_attr vcap_stat_attrs[] = {
+	{ __ATTR(delivered, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, delivered) },
+	{ __ATTR(dropped, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, dropped) },
+	{ __ATTR(torn, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, torn) },
+	{ __ATTR(rejected, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, rejected) },
+	{ __ATTR(interrupts, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, interrupts) },
+	{ __ATTR(latency_ns, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, latency_ns) },
+	{ __ATTR(errors, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, errors) },
+};
 
 static struct attribute *vcap_stats_attrs[] = {
-	&dev_attr_delivered.attr,
-	&dev_attr_dropped.attr,
-	&dev_attr_torn.attr,
-	&dev_attr_rejected.attr,
-	&dev_attr_interrupts.attr,
-	&dev_attr_latency_ns.attr,
-	&dev_attr_errors.attr,
+	&vcap_stat_attrs[0].attr.attr,
+	&vcap_stat_attrs[1].attr.attr,
+	&vcap_stat_attrs[2].attr.attr,
+	&vcap_stat_attrs[3].attr.attr,
+	&vcap_stat_attrs[4].attr.attr,
+	&vcap_stat_attrs[5].attr.attr,
+	&vcap_stat_attrs[6].attr.attr,
 	NULL
 };
 

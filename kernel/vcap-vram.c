@@ -239,6 +239,19 @@ static int vcap_vram_find(struct vcap_dev *vdev, u64 after,
 	return 0;
 }
 
+/* A frame arrived since ev was read, or the board went away. */
+static bool vcap_news(struct vcap_dev *vdev, s64 ev)
+{
+	return atomic64_read(&vdev->frame_events) != ev ||
+	       vcap_vram_gone(vdev);
+}
+
+static long vcap_vram_sleep(struct vcap_dev *vdev, s64 ev, long left)
+{
+	return wait_event_interruptible_timeout(vdev->frame_wq,
+						vcap_news(vdev, ev), left);
+}
+
 static long vcap_vram_wait(struct vcap_vram_file *vf, struct vcap_wait *w)
 {
 	struct vcap_dev *vdev = vf->vdev;
@@ -256,9 +269,7 @@ static long vcap_vram_wait(struct vcap_vram_file *vf, struct vcap_wait *w)
 			break;
 		if (!left)
 			return -ETIMEDOUT;
-		left = wait_event_interruptible_timeout(vdev->frame_wq,
-			atomic64_read(&vdev->frame_events) != events ||
-			vcap_vram_gone(vdev), left);
+		left = vcap_vram_sleep(vdev, events, left);
 		if (left < 0)
 			return left;
 		if (!left) {

@@ -182,8 +182,8 @@ struct vcap_dev {
 	/* The VRAM node. */
 	struct cdev cdev;
 	struct device vram_dev;
-	struct inode *inode;		/* its i_mapping is every open
-					 * file's f_mapping */
+	/* Its i_mapping is every open file's f_mapping. */
+	struct inode *inode;
 	bool vram_registered;
 };
 

@@ -2,7 +2,7 @@
 # capture driver and finds its V4L2 capture node.
 #
 #   eco_load vcap KMOD [PARAM=VALUE...]   vcap.ko with one software board
-#   eco_load vivid                        vivid, one webcam-like capture node
+#   eco_load vivid                        vivid, a capture node on its webcam input
 # Sets ECO_DEV to the node (/dev/videoN) of that driver.
 
 eco_fail() {
@@ -43,7 +43,7 @@ eco_load() {
 		insmod "$ko" "$@" || eco_fail "insmod $ko $*"
 		;;
 	vivid)
-		modprobe vivid n_devs=1 node_types=0x1 input_types=0x81 ||
+		modprobe vivid n_devs=1 node_types=0x1 ||
 			eco_fail "modprobe vivid"
 		;;
 	*)

@@ -97,7 +97,8 @@ supports() {
 # Runs the capture at rate TOP, then lower until a run has no drops; each
 # run is emitted (try=N), the zero-drop one with sustained=1.  SETUP is a
 # shell function run before each try with the rate as its argument (it may
-# start a producer); it sets $extra to more capture options.  $fixup, if
+# start a producer); it sets $extra to more capture options, and returns 2
+# when the driver cannot run at that rate (the search ends there).  $fixup, if
 # set, names a function that rewrites a run's JSON line (its drops).  The
 # latencies of the last run are kept in OUT/lat/NAME.txt.
 sustained() {
@@ -107,14 +108,21 @@ sustained() {
 	try=1
 	retried=0
 	failed_once=0
-	while [ $try -le 6 ]; do
+	while [ $try -le 4 ]; do
 		extra=
-		$setup "$rate" || {
+		$setup "$rate"
+		case $? in
+		0) ;;
+		2)
+			log "$name: the driver cannot go below rate $rate: search ends"
+			teardown_producer
+			return 0 ;;
+		*)
 			log "$name: setup failed"
 			teardown_producer
 			failures=$((failures + 1))
-			return 1
-		}
+			return 1 ;;
+		esac
 		lat=$out/lat/$name.txt
 		# shellcheck disable=SC2086
 		line=$("$vbench" capture "$@" $extra -t "$secs" -L "$lat")
@@ -122,7 +130,7 @@ sustained() {
 		teardown_producer
 		[ -n "$line" ] && [ -n "$fixup" ] && line=$($fixup "$line")
 		if [ -z "$line" ]; then
-			if [ $try -lt 6 ] && [ "${failed_once:-0}" = 0 ]; then
+			if [ $try -lt 4 ] && [ "${failed_once:-0}" = 0 ]; then
 				failed_once=1
 				try=$((try + 1))
 				log "$name: capture failed (status $rc), once more"
@@ -198,15 +206,18 @@ fi
 vivid_size=
 vivid_fmt=
 vivid_setup() {
-	# CVT reduced blanking at the asked rate; vivid's pixel clock caps it.
+	# CVT reduced blanking at the asked rate, within vivid's pixel clock
+	# range; the first run falls back to the fastest rate that fits.
 	r=$(awk "BEGIN { r = int($1 + 0.5); if (r < 1) r = 1; print r }")
 	w=${vivid_size%x*} h=${vivid_size#*x}
-	v4l2-ctl -d "$vivid_dev" --set-dv-bt-timings \
-		"cvt,width=$w,height=$h,fps=$r,reduced-blanking=1" >/dev/null 2>&1 ||
-	v4l2-ctl -d "$vivid_dev" --set-dv-bt-timings \
-		"cvt,width=$w,height=$h,fps=60,reduced-blanking=1" >/dev/null 2>&1 ||
-		return 1
-	extra=
+	rates=$r
+	[ "$try" = 1 ] && rates="$r 120 60 30"
+	for q in $rates; do
+		v4l2-ctl -d "$vivid_dev" --set-dv-bt-timings \
+			"cvt,width=$w,height=$h,fps=$q,reduced-blanking=1" >/dev/null 2>&1 &&
+			return 0
+	done
+	return 2
 }
 if want vivid; then
 	log "vivid"

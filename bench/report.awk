@@ -78,6 +78,8 @@ BEGIN {
 			CAP[key] = nr
 		if (get(nr, "try") == 1)
 			TOP[key] = nr
+		if (!(key in BEST) || get(nr, "fps") + 0 > BEST[key] + 0)
+			BEST[key] = get(nr, "fps")
 		TRIES[key]++
 	} else if (b == "memcpy") {
 		MC[k, get(nr, "bytes")] = nr
@@ -108,6 +110,19 @@ function memcpy_ms(k, fcc, size,    r) {
 function fps_of(k, t, fcc, size,    r) {
 	r = CAP[k, t, fcc, size]
 	return r ? get(r, "fps") : ""
+}
+
+# A competitor's figure for a goal: its sustained rate, or where no run was
+# free of drops, the best rate it delivered in any run (an upper bound).
+function ref_fps(k, t, fcc, size,    v) {
+	v = fps_of(k, t, fcc, size)
+	return v != "" ? v : BEST[k, t, fcc, size]
+}
+
+function ref_note(k, t, fcc, size) {
+	if (fps_of(k, t, fcc, size) != "" || BEST[k, t, fcc, size] == "")
+		return ""
+	return "; " t " had no run free of drops: its best delivered rate is used"
 }
 
 function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, rw) {
@@ -349,11 +364,11 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 		if (!SEEN[k, t])
 			continue
 		v = fps_of(k, t, "YUYV", "1920x1080")
-		l = fps_of(k, "vivid", "YUYV", "1920x1080")
-		goal(k, TN[t] ": 1920x1080 against vivid", "≥ 3x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps)", n3(v / l), n3(v), n3(l)) : "–", (v != "" && l != "") ? (v >= 3 * l) : "")
-		l = fps_of(k, "v4l2loopback-fresh", "YUYV", "1920x1080")
+		l = ref_fps(k, "vivid", "YUYV", "1920x1080")
+		goal(k, TN[t] ": 1920x1080 against vivid", "≥ 3x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "vivid", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= 3 * l) : "")
+		l = ref_fps(k, "v4l2loopback-fresh", "YUYV", "1920x1080")
 		if (SEEN[k, "v4l2loopback-fresh"])
-			goal(k, TN[t] ": 1920x1080 against v4l2loopback, fresh frame", "≥ 1x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps)", n3(v / l), n3(v), n3(l)) : "–", (v != "" && l != "") ? (v >= l) : "")
+			goal(k, TN[t] ": 1920x1080 against v4l2loopback, fresh frame", "≥ 1x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "v4l2loopback-fresh", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= l) : "")
 		worst = ""; ok = 1; n = 0
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {

@@ -7,7 +7,7 @@
 #                           [--quick] [--no-pci] [--publish]
 #   --build DIR     the CMake build directory (default: build)
 #   --kernel REL    only this kernel (repeatable; default: every installed)
-#   --seconds S     length of each measurement (default 3)
+#   --seconds S     length of each measurement (default 2)
 #   --quick         two sizes, YUYV only: checks the harness in minutes
 #   --no-pci        no PCI board (no firmware), the software board only
 #   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 build=${VCAP_BUILD_DIR:-$repo/build}
 kernels=
-secs=3
+secs=2
 quick=0
 pci=1
 publish=0

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The firmware misbehaves mid-stream and recovers: it hangs (no
+ * heartbeat), dies (control page gone) and comes back, stalls (no frames,
+ * heartbeat on), and changes resolution.  The driver notices within the
+ * time docs/driver.md gives, returns buffers with V4L2_BUF_FLAG_ERROR or
+ * sends V4L2_EVENT_SOURCE_CHANGE, never delivers a bad frame, and
+ * streaming resumes without reloading anything.
+ */
+#include <sys/mman.h>
+
+#include "fx.h"
+#include "vtest.h"
+
+/* DQBUF within ms: 0, or -1 with errno (ETIMEDOUT when nothing came). */
+static int dq(struct vk_stream *s, struct v4l2_buffer *b, int ms)
+{
+	int r = fx_poll(s->fd, POLLIN, ms);
+
+	if (r == 0) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	if (r < 0)
+		return -1;
+	return vk_stream_dqbuf(s, b);
+}
+
+/* Good frames until n arrived; the time of the last, or 0. */
+static double warm_up(struct vk_stream *s, unsigned int n)
+{
+	struct vcap_frame_fmt ff;
+	struct v4l2_buffer b;
+	struct vcap_stamp st;
+	double t0 = fx_now(), last = 0;
+
+	fx_frame_fmt(s, &ff);
+	while (n && fx_now() - t0 < 15) {
+		if (dq(s, &b, 1000) < 0) {
+			if (errno == ETIMEDOUT)
+				continue;
+			return 0;
+		}
+		if (!(b.flags & V4L2_BUF_FLAG_ERROR) &&
+		    vcap_stamp_check(&ff, s->map[b.index], b.bytesused, &st) ==
+			    VCAP_STAMP_OK) {
+			n--;
+			last = fx_now();
+		}
+		if (vk_stream_qbuf(s, &b) < 0)
+			return 0;
+	}
+	if (n)
+		TH_LOG("warm-up: %u good frames missing after 15 s", n);
+	return n ? 0 : last;
+}
+
+struct outcome {
+	double detect;		/* last good frame -> first error buffer */
+	double gap;		/* last good frame -> first good frame after */
+	unsigned int errors;	/* buffers with V4L2_BUF_FLAG_ERROR */
+	unsigned int bad;	/* good buffers whose stamps fail */
+	unsigned int after;	/* good frames after the fault */
+	long long board_errors;	/* the driver's errors counter grew by */
+};
+
+/*
+ * Stream 320x240 at 30 fps, send "fault KIND MS", and watch until ten
+ * good frames have come after a gap of more than half a second (or 20 s
+ * pass).
+ */
+static void fault_run(struct vtest_meta *_vtest, const char *kind,
+		      unsigned int ms, struct outcome *o)
+{
+	struct vcap_frame_fmt ff;
+	struct v4l2_buffer b;
+	struct vcap_stamp st;
+	struct vk_stream s;
+	double last_good, first_err = 0, t0, now;
+	char name[32];
+	long long e0;
+	bool resumed = false;
+
+	memset(o, 0, sizeof(*o));
+	ASSERT_EQ(fx_vram_name(name, sizeof(name)), 0);
+	e0 = vk_stat(name, "errors");
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 320, 240, 30, 6), 0);
+	fx_frame_fmt(&s, &ff);
+	last_good = warm_up(&s, 10);
+	ASSERT_GT(last_good, 0);
+	ASSERT_EQ(fx_fw(NULL, 0, "fault %s %u", kind, ms), 0);
+	for (t0 = fx_now(); fx_now() - t0 < 20 && o->after < 10;) {
+		if (dq(&s, &b, 500) < 0) {
+			ASSERT_EQ(errno, ETIMEDOUT);
+			continue;
+		}
+		now = fx_now();
+		if (b.flags & V4L2_BUF_FLAG_ERROR) {
+			if (!o->errors++) {
+				first_err = now;
+				o->detect = now - last_good;
+			}
+		} else if (vcap_stamp_check(&ff, s.map[b.index], b.bytesused,
+					    &st) != VCAP_STAMP_OK ||
+			   b.bytesused != s.pix.sizeimage) {
+			o->bad++;
+		} else {
+			if (!resumed && now - last_good > 0.5) {
+				resumed = true;
+				o->gap = now - last_good;
+			}
+			if (resumed)
+				o->after++;
+			last_good = now;
+		}
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	vk_stream_stop(&s);
+	o->board_errors = vk_stat(name, "errors") - e0;
+	(void)first_err;
+	TH_LOG("fault %s %u: %u error buffers, detected after %.3f s, frames back after %.3f s, %u good frames after, %u bad, driver errors +%lld",
+	       kind, ms, o->errors, o->detect, o->gap, o->after, o->bad,
+	       o->board_errors);
+}
+
+static double hb_timeout(void)
+{
+	return fx_param("heartbeat_timeout_ms", 2000) / 1000.0;
+}
+
+/*
+ * A hung board (no heartbeat, no frames): declared dead after
+ * heartbeat_timeout_ms, checked by a 100 ms watchdog; frames come back
+ * with the heartbeat.
+ */
+TEST_TIMEOUT(firmware_hang, 60)
+{
+	struct outcome o;
+
+	fault_run(_vtest, "hang", 4000, &o);
+	EXPECT_EQ(o.bad, 0);
+	EXPECT_GE(o.errors, 1);
+	EXPECT_GE(o.board_errors, 1);
+	/* Frames stop with the heartbeat: one interval, the watchdog, slack. */
+	EXPECT_LE(o.detect, hb_timeout() + 0.6);
+	EXPECT_GE(o.detect, hb_timeout() - 0.1);
+	EXPECT_EQ(o.after, 10);
+	EXPECT_LE(o.gap, 4.0 + 3.0);
+}
+
+/* The board vanishes (magic cleared) for 3 s, then comes back fresh. */
+TEST_TIMEOUT(firmware_die, 60)
+{
+	struct outcome o;
+
+	fault_run(_vtest, "die", 3000, &o);
+	EXPECT_EQ(o.bad, 0);
+	EXPECT_GE(o.errors, 1);
+	EXPECT_GE(o.board_errors, 1);
+	/* The watchdog reads the magic every 100 ms. */
+	EXPECT_LE(o.detect, 0.8);
+	EXPECT_EQ(o.after, 10);
+	EXPECT_LE(o.gap, 3.0 + 3.0);
+}
+
+/*
+ * No frames for 3 s with the heartbeat going on: not a dead board, so no
+ * error buffers; frames resume by themselves.
+ */
+TEST_TIMEOUT(firmware_stall, 60)
+{
+	struct outcome o;
+
+	fault_run(_vtest, "stall", 3000, &o);
+	EXPECT_EQ(o.bad, 0);
+	EXPECT_EQ(o.errors, 0);
+	EXPECT_EQ(o.board_errors, 0);
+	EXPECT_EQ(o.after, 10);
+	EXPECT_GE(o.gap, 2.5);
+	EXPECT_LE(o.gap, 3.0 + 3.0);
+}
+
+/*
+ * The board changes resolution mid-stream: V4L2_EVENT_SOURCE_CHANGE
+ * arrives, no frame of the new size lands in a buffer of the old
+ * format, the queue errors, and the application renegotiates to the
+ * board's new mode (learnt from the VRAM node) and streams again.
+ */
+TEST_TIMEOUT(firmware_resize, 90)
+{
+	struct v4l2_event_subscription sub = {
+		.type = V4L2_EVENT_SOURCE_CHANGE,
+	};
+	struct vcap_frame_fmt ff;
+	struct v4l2_format gf = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_buffer b;
+	struct v4l2_event ev;
+	struct vcap_stamp st;
+	struct vcap_info in;
+	struct vk_stream s;
+	double t0, t_event = 0, t_eio = 0;
+	unsigned int good = 0, bad = 0, i;
+	char path[64];
+	int vfd, r;
+
+	ASSERT_EQ(vk_find_vram(path, sizeof(path), NULL, 0), 0);
+	vfd = open(path, O_RDONLY);
+	ASSERT_GE(vfd, 0);
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 15, 6), 0);
+	ASSERT_EQ(ioctl(s.fd, VIDIOC_SUBSCRIBE_EVENT, &sub), 0);
+	fx_frame_fmt(&s, &ff);
+	ASSERT_GT(warm_up(&s, 5), 0);
+
+	ASSERT_EQ(fx_fw(NULL, 0, "fault resize 320x240"), 0);
+	t0 = fx_now();
+	while (fx_now() - t0 < 10 && !(t_event && t_eio)) {
+		r = fx_poll(s.fd, POLLIN | POLLPRI, 500);
+		if (r <= 0)
+			continue;
+		if ((r & POLLPRI) && ioctl(s.fd, VIDIOC_DQEVENT, &ev) == 0 &&
+		    ev.type == V4L2_EVENT_SOURCE_CHANGE && !t_event) {
+			t_event = fx_now();
+			EXPECT_TRUE(ev.u.src_change.changes &
+				    V4L2_EVENT_SRC_CH_RESOLUTION);
+		}
+		if (!(r & (POLLIN | POLLERR)) || t_eio)
+			continue;
+		if (vk_stream_dqbuf(&s, &b) < 0) {
+			if (errno == EIO)
+				t_eio = fx_now();
+			else if (errno != EAGAIN)
+				ASSERT_EQ(errno, EIO);
+			continue;
+		}
+		if (!(b.flags & V4L2_BUF_FLAG_ERROR)) {
+			/* A good buffer is a whole 640x480 frame. */
+			if (b.bytesused == s.pix.sizeimage &&
+			    vcap_stamp_check(&ff, s.map[b.index], b.bytesused,
+					     &st) == VCAP_STAMP_OK)
+				good++;
+			else
+				bad++;
+		}
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	TH_LOG("resize: event after %.3f s, queue error after %.3f s, %u good 640x480 frames after the request, %u bad",
+	       t_event ? t_event - t0 : -1.0, t_eio ? t_eio - t0 : -1.0, good,
+	       bad);
+	EXPECT_GT(t_event, 0);
+	EXPECT_GT(t_eio, 0);
+	EXPECT_EQ(bad, 0);
+
+	/* What the application can learn of the new mode. */
+	ASSERT_EQ(ioctl(vfd, VCAP_IOC_QUERY, &in), 0);
+	ASSERT_EQ(ioctl(s.fd, VIDIOC_G_FMT, &gf), 0);
+	TH_LOG("after the change: VRAM node reports %ux%u (%s), G_FMT %ux%u",
+	       in.width, in.height,
+	       in.flags & VCAP_INFO_STREAMING ? "streaming" : "stopped",
+	       gf.fmt.pix.width, gf.fmt.pix.height);
+	EXPECT_TRUE(in.flags & VCAP_INFO_STREAMING);
+	EXPECT_EQ(in.width, 320);
+	EXPECT_EQ(in.height, 240);
+	vk_stream_stop(&s);
+	close(vfd);
+
+	/* Renegotiate to the board's new size and stream whole frames. */
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 320, 240, 15, 6), 0);
+	fx_frame_fmt(&s, &ff);
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(dq(&s, &b, 5000), 0);
+		EXPECT_FALSE(b.flags & V4L2_BUF_FLAG_ERROR);
+		EXPECT_EQ(b.bytesused, 320 * 240 * 2);
+		EXPECT_EQ(vcap_stamp_check(&ff, s.map[b.index], b.bytesused,
+					   &st), VCAP_STAMP_OK);
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	vk_stream_stop(&s);
+	/* And back to the first size: the board follows the request. */
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 15, 6), 0);
+	ASSERT_GT(warm_up(&s, 5), 0);
+	vk_stream_stop(&s);
+}
+
+VTEST_MAIN()

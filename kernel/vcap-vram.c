@@ -112,7 +112,11 @@ static int vcap_vram_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 off;
 	int idx, ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: the core clears VM_SHARED on a shared
+	 * mapping of a file opened read-only.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if ((vma->vm_flags & VM_WRITE) && !vf->writable)
 		return -EACCES;

@@ -48,16 +48,23 @@ grep -q "^$dev .*capture .*vivid" "$out/list.txt" || fail "list: $(cat "$out/lis
 grep -q "YUYV" "$out/formats.txt" && grep -q "640x360" "$out/formats.txt" ||
 	fail "formats: $(cat "$out/formats.txt")"
 
-# verify: order and no drops through sequence numbers.  vivid skips
-# sequence numbers when its generator thread wakes a frame period late,
-# which emulation on a loaded host does at 30 fps: 10 fps leaves slack.
-if "$tool" verify -d "$dev" --fmt YUYV --size 320x180 --fps 10 -n 30 \
-	--no-stamps >"$out/verify.txt" 2>&1; then
-	grep -q "verify: OK: 30 frames" "$out/verify.txt" || fail "verify: $(cat "$out/verify.txt")"
-	say "$(cat "$out/verify.txt")"
-else
-	fail "verify --no-stamps: $(cat "$out/verify.txt")"
-fi
+# verify: order and no drops through sequence numbers.  vivid numbers
+# frames by the wall clock, so when the emulated guest loses the CPU for a
+# few frame periods (a loaded host) its sequence skips, and verify rightly
+# reports a drop.  Such a stall is rare at 5 fps: up to three attempts,
+# each reported; a verify that is wrong about order fails all three.
+ok=0
+for attempt in 1 2 3; do
+	if "$tool" verify -d "$dev" --fmt YUYV --size 320x180 --fps 5 -n 25 \
+		--buffers 8 --no-stamps >"$out/verify.txt" 2>&1; then
+		grep -q "verify: OK: 25 frames" "$out/verify.txt" &&
+			grep -q "sequence numbers only" "$out/verify.txt" && ok=1
+		say "$(cat "$out/verify.txt")"
+		break
+	fi
+	say "verify attempt $attempt: $(cat "$out/verify.txt")"
+done
+[ $ok -eq 1 ] || fail "verify --no-stamps: $(cat "$out/verify.txt")"
 # Asked for stamps, vivid's frames must fail, naming frame 0.
 if "$tool" verify -d "$dev" -n 5 --stamps >"$out/verify-stamps.txt" 2>&1; then
 	fail "verify --stamps passed on vivid"

@@ -46,7 +46,7 @@ static inline int fx_fw(char *out, size_t len, const char *fmt, ...)
 	if (!dir)
 		return -1;
 	n++;
-	snprintf(tmp, sizeof(tmp), "%s/cmd.%u.%d.tmp", dir, n, getpid());
+	snprintf(tmp, sizeof(tmp), "%s/tmp.%d.%u", dir, getpid(), n);
 	snprintf(path, sizeof(path), "%s/cmd.%d.%u", dir, getpid(), n);
 	f = fopen(tmp, "w");
 	if (!f)

@@ -3,50 +3,31 @@
 # has photographed the screen (the file OUTDIR/kms-done appears) or the
 # time runs out.  Then SIGTERM: vcap-view must restore the CRTC and exit 0.
 #
-# usage: vm-kms-guest.sh VCAP_VIEW OUTDIR WAIT_S SOURCE [VIEW ARGS...]
-#   SOURCE: vivid, or vcap-soft KO
+# usage: vm-kms-guest.sh VCAP_VIEW OUTDIR WAIT_S SOURCE [KO] [VIEW ARGS...]
 set -u
 view=$1
 out=$2
 wait_s=$3
-source=$4
-shift 4
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
 
 fail() {
 	echo "FAIL: $*"
+	vv_source_down
 	exit 1
 }
 
-find_node() {
-	for d in /sys/class/video4linux/video*; do
-		[ -f "$d/name" ] || continue
-		case $(cat "$d/name") in
-		$1) echo "/dev/${d##*/}"; return 0 ;;
-		esac
-	done
-	return 1
-}
-
+. "$here/vm-source.sh"
 modprobe bochs || fail "modprobe bochs"
-case $source in
-vivid)
-	modprobe vivid n_devs=1 || fail "modprobe vivid"
-	node=$(find_node 'vivid-000-vid-cap') || fail "no vivid capture node"
-	;;
-vcap-soft)
-	insmod "$1" soft_boards=1 || fail "insmod $1 soft_boards=1"
-	shift
-	node=$(find_node 'vcap*') || fail "no vcap capture node"
-	;;
-*)
-	fail "unknown source '$source'" ;;
-esac
+vv_source_up "$@"
+shift $?
 i=0
 while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 [ -e /dev/dri/card0 ] || fail "no /dev/dri/card0 from bochs"
+echo "$level" >"$out/kms-level"
 
 "$view" -o kms -d "$node" -v "$@" &
 pid=$!
@@ -60,6 +41,7 @@ done
 kill -TERM $pid 2>/dev/null
 wait $pid
 rc=$?
+vv_source_down
 echo "vcap-view exited $rc"
 [ -e "$out/kms-done" ] || fail "the host did not see the picture"
 [ $rc -eq 0 ] || fail "vcap-view exited $rc"

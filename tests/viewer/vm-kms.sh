@@ -17,7 +17,7 @@ shift 7
 here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$out" || exit 1
-rm -f "$out/kms-started" "$out/kms-done" "$out/kms.ppm"
+rm -f "$out/kms-started" "$out/kms-done" "$out/kms.ppm" "$out/kms-level"
 sock=$(mktemp -u "${TMPDIR:-/tmp}/vv-mon.XXXXXX")
 guest_wait=200
 
@@ -33,7 +33,7 @@ while kill -0 $vmpid 2>/dev/null; do
 	[ -S "$sock" ] || continue
 	"$monitor" "$sock" "screendump $out/kms.ppm" || continue
 	if "$check" "$out/kms.ppm" --fit "$frame" --tolerance 12 \
-		--bars >"$out/kms-check.txt"; then
+		--level "$(cat "$out/kms-level")" --bars >"$out/kms-check.txt"; then
 		seen=1
 		echo "screendump shows the bars after $(($(date +%s) - start)) s"
 		touch "$out/kms-done"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# v4l2-compliance -s -f against vcap with the tool that matches the
+# running kernel (tests/vm/v4l2-compliance).  Where that tool is newer
+# than nothing the kernel knows (1.30 judging 6.12) vcap must show 0
+# failures and 0 warnings.  Where the tool predates the kernel (Debian
+# 12's 1.22 judging 6.1), vcap must show no failure or warning that
+# vivid, the kernel's reference driver, does not also show with the same
+# tool in this same guest: vivid's result is computed here, live.
+# Usage: compliance.sh MODULE.ko "PARAMS"
+set -u
+ko=$1 params=$2
+here=$(cd "$(dirname "$0")" && pwd)
+comp=$here/../vm/v4l2-compliance
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+node_named() {
+	for d in /sys/class/video4linux/video*; do
+		case $(cat "$d/name") in
+		$1) echo "/dev/${d##*/}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+issues() {
+	grep -E '^[[:space:]]*(fail|warn):' "$1" | sed 's/^[[:space:]]*//' | sort -u
+}
+
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops || exit 1
+# shellcheck disable=SC2086
+insmod "$ko" $params || { echo "compliance: insmod failed" >&2; exit 1; }
+dev=$(node_named 'vcap-*') || { echo "compliance: no vcap node" >&2; exit 1; }
+# Under software emulation v4l2-compliance handles about 10 frames a
+# second; its streaming tests warn about every sequence gap, so the board
+# runs the default format at a rate the tool keeps up with.
+v4l2-ctl -d "$dev" --set-parm=10 >/dev/null ||
+	{ echo "compliance: cannot set the frame rate" >&2; exit 1; }
+"$comp" -d "$dev" -s -f >"$out/vcap.txt" 2>&1
+rmmod vcap || { echo "compliance: rmmod vcap failed" >&2; exit 1; }
+summary=$(grep -E '^Total for vcap device' "$out/vcap.txt")
+if [ -z "$summary" ]; then
+	echo "compliance: v4l2-compliance did not complete on vcap:" >&2
+	tail -n 30 "$out/vcap.txt" >&2
+	exit 1
+fi
+echo "compliance: $(uname -r): $summary"
+issues "$out/vcap.txt" | sed 's/^/    vcap: /'
+
+case $(uname -r) in
+[0-5].*|6.[0-9].*|6.1[01].*)
+	# The old tool: vivid run the same way is the baseline of skew.
+	modprobe vivid n_devs=1 node_types=0x1 input_types=0x81 || exit 1
+	vdev=$(node_named 'vivid-000-vid-cap') ||
+		{ echo "compliance: no vivid node" >&2; exit 1; }
+	"$comp" -d "$vdev" -s >"$out/vivid.txt" 2>&1
+	rmmod vivid
+	grep -E '^Total for vivid device' "$out/vivid.txt" | sed 's/^/compliance: vivid: /'
+	issues "$out/vivid.txt" >"$out/vivid.issues"
+	issues "$out/vcap.txt" >"$out/vcap.issues"
+	extra=$(comm -23 "$out/vcap.issues" "$out/vivid.issues")
+	if [ -n "$extra" ]; then
+		echo "compliance: vcap shows what vivid does not:" >&2
+		printf '%s\n' "$extra" >&2
+		exit 1
+	fi
+	echo "compliance: every vcap failure/warning is also vivid's (tool skew)"
+	;;
+*)
+	case $summary in
+	*"Failed: 0, Warnings: 0"*) ;;
+	*) echo "compliance: vcap must pass with 0 failures and 0 warnings" >&2
+	   exit 1 ;;
+	esac
+	;;
+esac

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * V4L2 streaming from a vcap board: every frame arrives, in order, whole.
+ *
+ * Environment: VCAP_WIDTH, VCAP_HEIGHT (640x480), VCAP_FPS (15),
+ * VCAP_FRAMES (1000).  Checks strictly consecutive sequence numbers (no
+ * drops), strictly increasing monotonic timestamps, no error flags, and
+ * that every frame's stamps decode (common/vcap-stamp) to consecutive
+ * board frame numbers with a matching checksum (no tearing).
+ */
+#include <time.h>
+
+#include "vcap-stamp.h"
+#include "vk-stream.h"
+#include "vtest.h"
+
+TEST_TIMEOUT(stream_frames, 1500)
+{
+	unsigned int width = vk_env("VCAP_WIDTH", 640);
+	unsigned int height = vk_env("VCAP_HEIGHT", 480);
+	unsigned int fps = vk_env("VCAP_FPS", 15);
+	unsigned int frames = vk_env("VCAP_FRAMES", 1000);
+	uint64_t last_ts = 0, last_stamp = 0;
+	unsigned int n, gaps = 0, torn = 0, errors = 0;
+	uint32_t last_seq = 0;
+	struct vcap_frame_fmt ff;
+	struct timespec t0, t1;
+	struct vk_stream s;
+	struct v4l2_buffer b;
+	double secs;
+
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, width, height, fps,
+				  8), 0);
+	ff.fourcc = s.pix.pixelformat;
+	ff.width = s.pix.width;
+	ff.height = s.pix.height;
+	ff.bytesperline = s.pix.bytesperline;
+	ff.sizeimage = s.pix.sizeimage;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (n = 0; n < frames; n++) {
+		struct vcap_stamp st;
+		enum vcap_stamp_result r;
+		uint64_t ts;
+
+		ASSERT_EQ(vk_stream_dqbuf(&s, &b), 0);
+		ts = (uint64_t)b.timestamp.tv_sec * 1000000000ull +
+		     (uint64_t)b.timestamp.tv_usec * 1000ull;
+		EXPECT_EQ(b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK,
+			  V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC);
+		EXPECT_EQ(b.field, V4L2_FIELD_NONE);
+		if (b.flags & V4L2_BUF_FLAG_ERROR) {
+			errors++;
+		} else {
+			EXPECT_EQ(b.bytesused, s.pix.sizeimage);
+			r = vcap_stamp_check(&ff, s.map[b.index], b.bytesused,
+					     &st);
+			if (r != VCAP_STAMP_OK) {
+				torn++;
+				TH_LOG("frame %u (sequence %u): stamp %s", n,
+				       b.sequence, vcap_stamp_result_str(r));
+			} else if (n && st.seq != last_stamp + 1) {
+				TH_LOG("frame %u: stamp %llu after %llu", n,
+				       (unsigned long long)st.seq,
+				       (unsigned long long)last_stamp);
+				gaps++;
+			}
+			if (r == VCAP_STAMP_OK)
+				last_stamp = st.seq;
+		}
+		if (n) {
+			if (b.sequence != last_seq + 1) {
+				TH_LOG("frame %u: sequence %u after %u", n,
+				       b.sequence, last_seq);
+				gaps++;
+			}
+			EXPECT_GT(ts, last_ts);
+		}
+		last_seq = b.sequence;
+		last_ts = ts;
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	vk_stream_stop(&s);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TH_LOG("%u frames %ux%u YUYV at 1/%u s in %.1f s (%.1f fps): %u gaps, %u torn, %u errors",
+	       frames, width, height, fps, secs, frames / secs, gaps, torn,
+	       errors);
+	EXPECT_EQ(gaps, 0);
+	EXPECT_EQ(torn, 0);
+	EXPECT_EQ(errors, 0);
+}
+
+VTEST_MAIN()

@@ -24,6 +24,8 @@ function parse(line, r,    s, kv, k, v) {
 
 function has(r, k) { return ((r, k) in R) }
 function get(r, k) { return has(r, k) ? R[r, k] : "" }
+# The same, as a number (awk compares strings as strings).
+function num(r, k) { return get(r, k) + 0 }
 
 # A number with three significant figures at most, or "–".
 function n3(x) {
@@ -78,8 +80,10 @@ BEGIN {
 			CAP[key] = nr
 		if (get(nr, "try") == 1)
 			TOP[key] = nr
-		if (!(key in BEST) || get(nr, "fps") + 0 > BEST[key] + 0)
-			BEST[key] = get(nr, "fps")
+		if (!(key in BEST) || num(nr, "fps") > BEST[key] + 0) {
+			BEST[key] = num(nr, "fps")
+			BESTR[key] = nr
+		}
 		TRIES[key]++
 	} else if (b == "memcpy") {
 		MC[k, get(nr, "bytes")] = nr
@@ -104,19 +108,21 @@ BEGIN {
 # memcpy time of one frame in ms, "" if not measured.
 function memcpy_ms(k, fcc, size,    r) {
 	r = MC[k, frame_bytes(fcc, size)]
-	return r ? get(r, "ns_per_copy") / 1e6 : ""
+	return r ? num(r, "ns_per_copy") / 1e6 : ""
 }
 
 function fps_of(k, t, fcc, size,    r) {
 	r = CAP[k, t, fcc, size]
-	return r ? get(r, "fps") : ""
+	return r ? num(r, "fps") : ""
 }
 
 # A competitor's figure for a goal: its sustained rate, or where no run was
 # free of drops, the best rate it delivered in any run (an upper bound).
 function ref_fps(k, t, fcc, size,    v) {
 	v = fps_of(k, t, fcc, size)
-	return v != "" ? v : BEST[k, t, fcc, size]
+	if (v != "")
+		return v
+	return BEST[k, t, fcc, size] == "" ? "" : BEST[k, t, fcc, size] + 0
 }
 
 function ref_note(k, t, fcc, size) {
@@ -248,7 +254,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
 				r = CAP[k, T[x], F[j], S[i]]
-				if (!r || !get(r, "lat_samples"))
+				if (!r || !num(r, "lat_samples"))
 					continue
 				printf "| %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "fps")), n3(get(r, "lat_p50_ms")), n3(get(r, "lat_p99_ms")), n3(get(r, "lat_max_ms"))
 			}
@@ -259,7 +265,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	printf "" > dat
 	for (x = 1; x <= nt; x++) {
 		r = CAP[k, T[x], "YUYV", "1920x1080"]
-		if (r && get(r, "lat_samples") && T[x] != "vivid")
+		if (r && num(r, "lat_samples") && T[x] != "vivid")
 			printf "%s %s\n", T[x], get(r, "lat_file") >> dat
 	}
 	close(dat)
@@ -281,7 +287,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 				if (!r)
 					continue
 				n++
-				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "produced_fps")), n3(get(r, "fps")), (get(r, "produced_fps") > 0 ? sprintf("%.1f%%", 100 * get(r, "fps") / get(r, "produced_fps")) : "–"), get(r, "missed"), get(r, "torn"), n3(get(r, "cpu_ms_per_frame")), (v ? n3(get(v, "fps")) " fps, " n3(get(v, "cpu_ms_per_frame")) " ms" : "–")
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "produced_fps")), n3(get(r, "fps")), (num(r, "produced_fps") > 0 ? sprintf("%.1f%%", 100 * num(r, "fps") / num(r, "produced_fps")) : "–"), get(r, "missed"), get(r, "torn"), n3(get(r, "cpu_ms_per_frame")), (v ? n3(get(v, "fps")) " fps, " n3(get(v, "cpu_ms_per_frame")) " ms" : "–")
 			}
 	if (!n)
 		print "| – | not measured on this kernel | | | | | | | | |"
@@ -290,7 +296,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
 				r = VR[k, T[x], F[j], S[i], 0]
-				if (r && get(r, "opened_rdwr") == 1)
+				if (r && num(r, "opened_rdwr") == 1)
 					rw = 1
 			}
 	if (rw) {
@@ -396,7 +402,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 				if (lim == "" || !r)
 					continue
 				n++
-				p = get(r, "cpu_ms_per_frame") / lim
+				p = num(r, "cpu_ms_per_frame") / lim
 				if (p > 1.3)
 					ok = 0
 				if (worst == "" || p > worst) {
@@ -409,10 +415,10 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
 				r = VR[k, t, F[j], S[i], 0]
-				if (!r || get(r, "produced_fps") <= 0)
+				if (!r || num(r, "produced_fps") <= 0)
 					continue
 				n++
-				p = get(r, "fps") / get(r, "produced_fps")
+				p = num(r, "fps") / num(r, "produced_fps")
 				if (p < 0.95)
 					ok = 0
 				if (worst == "" || p < worst) {
@@ -427,10 +433,10 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 				for (i = 1; i <= ns; i++) {
 					r = VR[k, t, F[j], S[i], 0]
 					l = CAP[k, "v4l2loopback-bookkeeping", F[j], S[i]]
-					if (!r || !l || get(l, "cpu_ms_per_frame") <= 0)
+					if (!r || !l || num(l, "cpu_ms_per_frame") <= 0)
 						continue
 					n++
-					p = get(r, "cpu_ms_per_frame") / get(l, "cpu_ms_per_frame")
+					p = num(r, "cpu_ms_per_frame") / num(l, "cpu_ms_per_frame")
 					if (p > 1)
 						ok = 0
 					if (worst == "" || p > worst) {
@@ -445,8 +451,10 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 	# CPU per produced frame with nobody copying, against vivid's per frame.
 	r = VR[k, "vcap-soft", "YUYV", "1920x1080", 0]
 	l = CAP[k, "vivid", "YUYV", "1920x1080"]
-	if (r && l && get(r, "cpu_ms_per_produced") > 0) {
-		p = get(l, "cpu_ms_per_frame") / get(r, "cpu_ms_per_produced")
+	if (!l)
+		l = BESTR[k, "vivid", "YUYV", "1920x1080"]
+	if (r && l && num(r, "cpu_ms_per_produced") > 0) {
+		p = num(l, "cpu_ms_per_frame") / num(r, "cpu_ms_per_produced")
 		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "cpu_ms_per_produced")), n3(get(l, "cpu_ms_per_frame"))), p >= 5)
 	} else if (SEEN[k, "vcap-soft"] || SEEN[k, "vivid"]) {
 		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", "–", "")

@@ -359,9 +359,18 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 		printf "Note: %s: %s.\n\n", get(NOTE[k, i], "target"), get(NOTE[k, i], "note")
 }
 
-# One row of the goals table.
-function goal(k, what, want, got, ok) {
-	printf "| %s | %s | %s | %s | %s |\n", short_kernel(k), what, want, got, (ok == "" ? "not measured" : verdict(ok))
+# One row of the goals table.  val is the measured ratio, tgt the goal's,
+# hi 1 when more is better; the margin is relative to the goal.
+function goal(k, what, want, got, ok, val, tgt, hi,    m) {
+	m = ""
+	if (ok != "" && tgt > 0) {
+		m = hi ? val / tgt - 1 : 1 - val / tgt
+		if (ok)
+			m = sprintf(" (%.0f%% to spare)", 100 * m)
+		else
+			m = sprintf(" (by %.0f%%)", -100 * m)
+	}
+	printf "| %s | %s | %s | %s | %s%s |\n", short_kernel(k), what, want, got, (ok == "" ? "not measured" : verdict(ok)), m
 }
 
 function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
@@ -371,10 +380,10 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 			continue
 		v = fps_of(k, t, "YUYV", "1920x1080")
 		l = ref_fps(k, "vivid", "YUYV", "1920x1080")
-		goal(k, TN[t] ": 1920x1080 against vivid", "≥ 3x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "vivid", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= 3 * l) : "")
+		goal(k, TN[t] ": 1920x1080 against vivid", "≥ 3x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "vivid", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= 3 * l) : "", (l ? v / l : 0), 3, 1)
 		l = ref_fps(k, "v4l2loopback-fresh", "YUYV", "1920x1080")
 		if (SEEN[k, "v4l2loopback-fresh"])
-			goal(k, TN[t] ": 1920x1080 against v4l2loopback, fresh frame", "≥ 1x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "v4l2loopback-fresh", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= l) : "")
+			goal(k, TN[t] ": 1920x1080 against v4l2loopback, fresh frame", "≥ 1x", (v != "" && l != "") ? sprintf("%sx (%s vs %s fps%s)", n3(v / l), n3(v), n3(l), ref_note(k, "v4l2loopback-fresh", "YUYV", "1920x1080")) : "–", (v != "" && l != "") ? (v >= l) : "", (l ? v / l : 0), 1, 1)
 		worst = ""; ok = 1; n = 0
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
@@ -392,7 +401,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 					ws = s " " f
 				}
 			}
-		goal(k, TN[t] ": share of the memcpy limit, every size", "≥ 70%", n ? sprintf("lowest %.0f%% (%s); %d sizes", 100 * worst, ws, n) : "–", n ? ok : "")
+		goal(k, TN[t] ": share of the memcpy limit, every size", "≥ 70%", n ? sprintf("lowest %.0f%% (%s); %d sizes", 100 * worst, ws, n) : "–", n ? ok : "", worst, 0.7, 1)
 		worst = ""; ok = 1; n = 0
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
@@ -410,7 +419,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 					ws = s " " f
 				}
 			}
-		goal(k, TN[t] ": CPU per frame against one memcpy", "≤ 1.3x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "")
+		goal(k, TN[t] ": CPU per frame against one memcpy", "≤ 1.3x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "", worst, 1.3, 0)
 		worst = ""; ok = 1; n = 0
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
@@ -426,7 +435,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 					ws = S[i] " " F[j]
 				}
 			}
-		goal(k, TN[t] ": VRAM frames read of those produced", "≥ 95%", n ? sprintf("lowest %.1f%% (%s)", 100 * worst, ws) : "–", n ? ok : "")
+		goal(k, TN[t] ": VRAM frames read of those produced", "≥ 95%", n ? sprintf("lowest %.1f%% (%s)", 100 * worst, ws) : "–", n ? ok : "", worst, 0.95, 1)
 		if (SEEN[k, "v4l2loopback-bookkeeping"]) {
 			worst = ""; ok = 1; n = 0
 			for (j = 1; j <= nf; j++)
@@ -444,7 +453,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 						ws = S[i] " " F[j]
 					}
 				}
-			goal(k, TN[t] ": VRAM CPU per frame against v4l2loopback bookkeeping", "≤ 1x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "")
+			goal(k, TN[t] ": VRAM CPU per frame against v4l2loopback bookkeeping", "≤ 1x", n ? sprintf("highest %sx (%s)", n3(worst), ws) : "–", n ? ok : "", worst, 1, 0)
 		}
 	}
 	# The software board's producer against vivid's generator, 1080p YUYV:
@@ -455,7 +464,7 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 		l = BESTR[k, "vivid", "YUYV", "1920x1080"]
 	if (r && l && num(r, "cpu_ms_per_produced") > 0) {
 		p = num(l, "cpu_ms_per_frame") / num(r, "cpu_ms_per_produced")
-		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "cpu_ms_per_produced")), n3(get(l, "cpu_ms_per_frame"))), p >= 5)
+		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "cpu_ms_per_produced")), n3(get(l, "cpu_ms_per_frame"))), p >= 5, p, 5, 1)
 	} else if (SEEN[k, "vcap-soft"] || SEEN[k, "vivid"]) {
 		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", "–", "")
 	}

@@ -36,12 +36,14 @@
 
 /*
  * Pages a fault maps at once, counting the faulting page: 1 maps only the
- * faulting page.  Read at every fault, so it can be changed at run time.
+ * faulting page.  The default, 2 MiB, fills a page table per fault; the
+ * pages exist already, so mapping them early costs no memory.  Read at
+ * every fault, so it can be changed at run time.
  */
-static unsigned int prefault_pages = 16;
+static unsigned int prefault_pages = 512;
 module_param(prefault_pages, uint, 0644);
 MODULE_PARM_DESC(prefault_pages,
-		 "pages mapped per fault on a frame buffer (1 = no pre-faulting, default 16)");
+		 "pages mapped per fault on a frame buffer (1 = no pre-faulting, default 512)");
 
 /* Pages looked up per vm_insert_pages() call, on the stack. */
 #define VCAP_MEM_INSERT_BATCH	32

@@ -132,8 +132,9 @@ int main(void)
 	char path[32], param[256] = "";
 	struct v4l2_format fmt;
 	struct v4l2_buffer b;
-	unsigned int batch = 0, settings[2];
-	double touch[2], pop[2];
+	static const unsigned int tried[] = { 1, 16, 64, 512 };
+	unsigned int batch = 0, settings[4];
+	double touch[4], pop[4];
 	int fd, n = 0, i, ret = 1;
 	glob_t g;
 	uint8_t *p;
@@ -161,9 +162,9 @@ int main(void)
 			param[0] = '\0';
 	}
 	globfree(&g);
-	if (param[0] && batch > 1) {
-		settings[n++] = 1;
-		settings[n++] = batch;
+	if (param[0]) {
+		for (i = 0; i < 4; i++)
+			settings[n++] = tried[i];
 	} else {
 		fprintf(stderr, "mem-bench: no prefault_pages setting to vary\n");
 		settings[n++] = batch;
@@ -182,9 +183,11 @@ int main(void)
 		printf("prefault_pages=%-4u  touch %9.0f us  MAP_POPULATE %9.0f us  ratio %.2f\n",
 		       settings[i], touch[i], pop[i], touch[i] / pop[i]);
 	}
-	if (n == 2)
-		printf("pre-faulting (%u pages/fault) vs one page per fault: touch %.2fx faster, MAP_POPULATE %.2fx faster\n",
-		       settings[1], touch[0] / touch[1], pop[0] / pop[1]);
+	for (i = 1; i < n; i++)
+		printf("prefault_pages=%u vs 1: touch %.2fx faster, MAP_POPULATE %.2fx faster\n",
+		       settings[i], touch[0] / touch[i], pop[0] / pop[i]);
+	if (param[0])
+		printf("module default: prefault_pages=%u\n", batch);
 	ret = 0;
 restore:
 	if (param[0] && batch && write_param(param, batch))

@@ -486,8 +486,11 @@ static bool bad_userptr_errno(int r)
 	return r == -1 && (errno == EFAULT || errno == EINVAL);
 }
 
-/* Maps vcap's VRAM node read-only; returns MAP_FAILED when there is none. */
-static void *map_vram(size_t *len, int *vfd)
+/*
+ * Maps at least want bytes of vcap's VRAM node read-only, or all of it;
+ * returns MAP_FAILED when there is none.
+ */
+static void *map_vram(size_t want, size_t *len, int *vfd)
 {
 	struct vcap_info info;
 	glob_t g;
@@ -503,8 +506,11 @@ static void *map_vram(size_t *len, int *vfd)
 			continue;
 		memset(&info, 0, sizeof(info));
 		if (!ioctl(*vfd, VCAP_IOC_QUERY, &info) && info.map_size) {
-			*len = info.map_size;
+			*len = info.map_size < want ? info.map_size : want;
 			p = mmap(NULL, *len, PROT_READ, MAP_SHARED, *vfd, 0);
+			if (p == MAP_FAILED)
+				TH_LOG("mmap of %zu bytes of %s: %s", *len,
+				       g.gl_pathv[i], strerror(errno));
 		}
 		if (p == MAP_FAILED) {
 			close(*vfd);
@@ -541,7 +547,7 @@ TEST_F(buf, userptr_bad_addresses)
 						   (void *)-pg, size)));
 
 	/* VRAM has no pages to pin. */
-	vram = map_vram(&vlen, &vfd);
+	vram = map_vram(page_up(size, pg), &vlen, &vfd);
 	if (vram != MAP_FAILED) {
 		EXPECT_TRUE(bad_userptr_errno(qbuf_userptr(self->fd, 0, vram,
 							   size)));

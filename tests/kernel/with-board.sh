@@ -18,12 +18,12 @@ trap cleanup EXIT INT TERM
 case $mode in
 plain)
 	"$fw" serve --shm "$dir/board" --size 64M --ctl "$dir/ctl" \
-		--pidfile "$dir/pid" --serial PCI0001 &
+		--pidfile "$dir/pid" --serial PCI0001 --realtime &
 	fwpid=$!
 	board="--ivshmem-plain $dir/board" ;;
 doorbell)
 	"$fw" serve --socket "$dir/sock" --size 64M --ctl "$dir/ctl" \
-		--pidfile "$dir/pid" --serial PCI0001 &
+		--pidfile "$dir/pid" --serial PCI0001 --realtime &
 	fwpid=$!
 	board="--ivshmem-doorbell $dir/sock" ;;
 *)

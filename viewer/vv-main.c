@@ -46,7 +46,9 @@ static struct vcap_source *vv_open_source(const struct vv_options *o)
 
 		/* Our own source leaves errno, not the library's message. */
 		if (!*why)
-			why = strerror(errno);
+			why = errno == EINVAL ?
+				      "the built-in source cannot produce that mode" :
+				      strerror(errno);
 		fprintf(stderr, "vcap-view: %s%s%s\n",
 			strstr(why, o->device) ? "" : o->device,
 			strstr(why, o->device) ? "" : ": ", why);

@@ -43,10 +43,11 @@ vv_source_up() {
 		level=255
 		tolerance=6
 		if [ "$1" = vcap-vram ]; then
-			# The board fills VRAM while someone streams V4L2.
+			# The board fills VRAM while someone streams V4L2;
+			# 10 fps leaves the emulated CPUs to the viewer.
 			v4l2-ctl -d "$node" \
 				--set-fmt-video=width=640,height=480,pixelformat=YUYV \
-				--stream-mmap --stream-count=1000000 \
+				--set-parm=10 --stream-mmap --stream-count=1000000 \
 				>/dev/null 2>&1 &
 			vv_streamer=$!
 			node=$(ls /dev/vcap* 2>/dev/null | head -n 1)

@@ -27,6 +27,7 @@
 
 static __thread sigjmp_buf *volatile fz_jb;
 static __thread struct fz_worker *fz_self;
+static __thread volatile int fz_si_code;	/* of the last caught fault */
 
 void fz_mm_thread(struct fz_worker *w)
 {
@@ -39,8 +40,10 @@ static void fz_on_fault(int sig, siginfo_t *si, void *uc)
 	int n;
 
 	(void)uc;
-	if (fz_jb)
+	if (fz_jb) {
+		fz_si_code = si->si_code;
 		siglongjmp(*fz_jb, sig);
+	}
 	/* Not in a touch: say where, then die with the signal. */
 	n = snprintf(msg, sizeof(msg),
 		     "vcap-fuzz: signal %d at %p in worker %u.%u op %llu (%s)\n",
@@ -94,7 +97,15 @@ static void fz_touch(struct fz_worker *w, struct fz_map *m)
 			w->faults++;
 			return;
 		}
-		fz_fail(w, "signal %d touching a live mapping", sig);
+		/*
+		 * SEGV_MAPERR: no VMA there any more; SEGV_ACCERR: the VMA
+		 * refuses the access; SIGBUS: the fault handler refused.
+		 */
+		fz_fail(w, "signal %d (si_code %d: %s) touching a live mapping "
+			"(may_fault %d)", sig, fz_si_code,
+			sig == SIGSEGV && fz_si_code == SEGV_MAPERR ? "no VMA" :
+			sig == SIGSEGV && fz_si_code == SEGV_ACCERR ?
+			"access refused" : "fault handler", m->may_fault);
 	}
 	fz_jb = &jb;
 	for (i = 0; i < 3; i++) {

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -639,6 +640,47 @@ static void fz_stream_map(struct fz_worker *w, struct fz_fd *f, int fd)
 		MAP_SHARED);
 }
 
+/*
+ * A whole capture on one fd, so that frames really flow while the other
+ * threads and processes do their worst: REQBUFS, QBUF all, STREAMON, wait
+ * for a frame, DQBUF, STREAMOFF.  Any step may fail: another fd may own
+ * the queue, or another thread may have freed the buffers meanwhile.
+ */
+static void fz_stream_whole(struct fz_worker *w, int fd)
+{
+	struct v4l2_requestbuffers r = {
+		.type = w->tg->buf_type, .memory = V4L2_MEMORY_MMAP,
+		.count = 2 + fz_below(w, 3),
+	};
+	uint32_t type = w->tg->buf_type;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	unsigned int i;
+
+	fz_describe(w, "whole capture(%d, %u buffers)", fd, r.count);
+	if (ioctl(fd, VIDIOC_REQBUFS, &r) || !r.count)
+		return;
+	for (i = 0; i < r.count; i++) {
+		struct v4l2_plane planes[VIDEO_MAX_PLANES] = { 0 };
+		struct v4l2_buffer b = {
+			.type = type, .memory = V4L2_MEMORY_MMAP, .index = i,
+		};
+
+		if (type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE) {
+			b.m.planes = planes;
+			b.length = VIDEO_MAX_PLANES;
+		}
+		ioctl(fd, VIDIOC_QBUF, &b);
+	}
+	if (ioctl(fd, VIDIOC_STREAMON, &type) == 0)
+		w->hits[FZH_STREAMON]++;
+	fz_arm(w, 500);
+	poll(&pfd, 1, 400);
+	fz_disarm(w);
+	fz_stream_dqbuf(w, fd);
+	if (fz_below(w, 4))
+		ioctl(fd, VIDIOC_STREAMOFF, &type);
+}
+
 void fz_op_stream(struct fz_worker *w)
 {
 	struct fz_fd *f = fz_below(w, 4) ? fz_priv_fd(w, FZ_VIDEO) :
@@ -650,7 +692,10 @@ void fz_op_stream(struct fz_worker *w)
 	if (!f)
 		return;
 	fd = __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE);
-	switch (fz_below(w, 12)) {
+	switch (fz_below(w, 14)) {
+	case 12:
+		fz_stream_whole(w, fd);
+		break;
 	case 0: {
 		struct v4l2_requestbuffers r = {
 			.type = type, .memory = fz_memory(w),

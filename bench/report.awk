@@ -116,6 +116,18 @@ function fps_of(k, t, fcc, size,    r) {
 	return r ? num(r, "fps") : ""
 }
 
+# The run a driver's figures come from: its sustained run, or where none
+# was free of drops, the run that delivered the most.
+function pick(k, t, fcc, size) {
+	if (CAP[k, t, fcc, size])
+		return CAP[k, t, fcc, size]
+	return BESTR[k, t, fcc, size]
+}
+
+function mark(k, t, fcc, size) {
+	return CAP[k, t, fcc, size] ? "" : " †"
+}
+
 # A competitor's figure for a goal: its sustained rate, or where no run was
 # free of drops, the best rate it delivered in any run (an upper bound).
 function ref_fps(k, t, fcc, size,    v) {
@@ -167,7 +179,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 				printf " %s", (v == "" ? "NaN" : v) >> dat
 				if (!SEEN[k, t])
 					continue
-				r = TOP[k, t, f, s]
+				r = BESTR[k, t, f, s]
 				if (v != "")
 					line = line " " n3(v) " |"
 				else if (r)
@@ -208,7 +220,8 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	print "Busy time of the whole guest (both CPUs: the driver's threads and"
 	print "interrupts, the reader and, for v4l2loopback, the producer) divided by"
 	print "the frames delivered, in the sustained runs, and its ratio to one memcpy"
-	print "of the frame in the same guest.\n"
+	print "of the frame in the same guest. † marks a driver with no run free of"
+	print "drops at that size: the figure is from its fastest run.\n"
 	line = "| size | format | memcpy of a frame |"
 	for (i = 1; i <= nt; i++)
 		if (SEEN[k, T[i]])
@@ -230,13 +243,13 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 				t = T[x]
 				if (!SEEN[k, t])
 					continue
-				r = CAP[k, t, f, s]
+				r = pick(k, t, f, s)
 				if (!r) {
 					line = line " – |"
 					continue
 				}
-				v = get(r, "cpu_ms_per_frame")
-				line = line sprintf(" %s ms (%sx) |", n3(v), n3(v / lim))
+				v = num(r, "cpu_ms_per_frame")
+				line = line sprintf(" %s ms (%sx)%s |", n3(v), n3(v / lim), mark(k, t, f, s))
 			}
 			print line
 		}
@@ -247,16 +260,17 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	print "the sustained runs. vcap stamps a buffer when it completes it;"
 	print "v4l2loopback carries the producer's time of queueing; vivid stamps the"
 	print "nominal end of the frame's period, ahead of when it fills the buffer, so"
-	print "its figures read low by up to a frame period and can be negative.\n"
+	print "its figures read low by up to a frame period and can be negative. †: no"
+	print "run free of drops at that size; the fastest run's figures.\n"
 	print "| driver | size | format | fps | p50 ms | p99 ms | max ms |"
 	print "| --- | --- | --- | ---: | ---: | ---: | ---: |"
 	for (x = 1; x <= nt; x++)
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
-				r = CAP[k, T[x], F[j], S[i]]
+				r = pick(k, T[x], F[j], S[i])
 				if (!r || !num(r, "lat_samples"))
 					continue
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "fps")), n3(get(r, "lat_p50_ms")), n3(get(r, "lat_p99_ms")), n3(get(r, "lat_max_ms"))
+				printf "| %s | %s | %s | %s%s | %s | %s | %s |\n", TN[T[x]], S[i], F[j], n3(get(r, "fps")), mark(k, T[x], F[j], S[i]), n3(get(r, "lat_p50_ms")), n3(get(r, "lat_p99_ms")), n3(get(r, "lat_max_ms"))
 			}
 	print ""
 	printf "![latency distribution at 1920x1080 YUYV, %s](bench/latency-%s.png)\n\n", k, sk
@@ -264,7 +278,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	dat = res "/latency-" sk ".list"
 	printf "" > dat
 	for (x = 1; x <= nt; x++) {
-		r = CAP[k, T[x], "YUYV", "1920x1080"]
+		r = pick(k, T[x], "YUYV", "1920x1080")
 		if (r && num(r, "lat_samples") && T[x] != "vivid")
 			printf "%s %s\n", T[x], get(r, "lat_file") >> dat
 	}
@@ -457,16 +471,16 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 		}
 	}
 	# The software board's producer against vivid's generator, 1080p YUYV:
-	# CPU per produced frame with nobody copying, against vivid's per frame.
+	# CPU per frame outside the reading process, with nobody copying for
+	# the software board, against vivid's per delivered frame.
 	r = VR[k, "vcap-soft", "YUYV", "1920x1080", 0]
-	l = CAP[k, "vivid", "YUYV", "1920x1080"]
-	if (!l)
-		l = BESTR[k, "vivid", "YUYV", "1920x1080"]
-	if (r && l && num(r, "cpu_ms_per_produced") > 0) {
-		p = num(l, "cpu_ms_per_frame") / num(r, "cpu_ms_per_produced")
-		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "cpu_ms_per_produced")), n3(get(l, "cpu_ms_per_frame"))), p >= 5, p, 5, 1)
+	l = pick(k, "vivid", "YUYV", "1920x1080")
+	if (r && l && num(r, "board_cpu_ms_per_produced") > 0) {
+		v = num(l, "cpu_ms_per_frame") - num(l, "proc_cpu_ms_per_frame")
+		p = v / num(r, "board_cpu_ms_per_produced")
+		goal(k, "software board producer against vivid's generator, 1920x1080 (CPU per frame outside the reader)", "≥ 5x cheaper", sprintf("%sx (%s vs %s ms)", n3(p), n3(get(r, "board_cpu_ms_per_produced")), n3(v)), p >= 5, p, 5, 1)
 	} else if (SEEN[k, "vcap-soft"] || SEEN[k, "vivid"]) {
-		goal(k, "software board producer against vivid's generator, 1920x1080", "≥ 5x cheaper", "–", "")
+		goal(k, "software board producer against vivid's generator, 1920x1080 (CPU per frame outside the reader)", "≥ 5x cheaper", "–", "")
 	}
 }
 

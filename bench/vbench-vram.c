@@ -288,6 +288,9 @@ int vb_vram_main(int argc, char **argv)
 	vb_json_num("proc_cpu_ms_per_frame", d.proc / frames * 1e3);
 	vb_json_num("cpu_ms_per_produced",
 		    prod1 > prod0 ? d.sys_busy / (prod1 - prod0) * 1e3 : 0);
+	/* What the board and driver cost, without this reader's own time. */
+	vb_json_num("board_cpu_ms_per_produced",
+		    prod1 > prod0 ? (d.sys_busy - d.proc) / (prod1 - prod0) * 1e3 : 0);
 	vb_json_end();
 	ret = 0;
 out_map:

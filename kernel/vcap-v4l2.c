@@ -420,7 +420,7 @@ static const struct v4l2_file_operations vcap_v4l2_fops = {
 	.read = vb2_fop_read,
 	.poll = vb2_fop_poll,
 	.unlocked_ioctl = video_ioctl2,
-	.mmap = vb2_fop_mmap,
+	.mmap = vcap_mem_fop_mmap,
 };
 
 static void vcap_v4l2_release(struct v4l2_device *v4l2_dev)

@@ -6,6 +6,7 @@
 #                       [--loopback-ko PATH] [--vcap-stream PATH]
 #                       [--mem-bench PATH]
 #                       [--seconds S] [--sizes "WxH ..."] [--formats "YUYV NV12"]
+#                       [--modes "FOURCC:WxH ..."]  (default: sizes x formats)
 #                       [--only "memcpy touch vivid vcap loopback vram"]
 set -u
 
@@ -18,6 +19,7 @@ membench=
 secs=3
 sizes="640x480 1280x720 1920x1080 3840x2160"
 formats="YUYV NV12"
+modes=
 only="memcpy touch vivid vcap loopback vram crosscheck"
 kver=$(uname -r)
 
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--seconds) secs=$2; shift 2 ;;
 	--sizes) sizes=$2; shift 2 ;;
 	--formats) formats=$2; shift 2 ;;
+	--modes) modes=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	*) echo "guest-bench: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -40,6 +43,13 @@ done
 	echo "guest-bench: needs --out DIR and --vbench PATH" >&2
 	exit 2
 }
+if [ -z "$modes" ]; then
+	for f in $formats; do
+		for s in $sizes; do
+			modes="$modes $f:$s"
+		done
+	done
+fi
 mkdir -p "$out/lat"
 results=$out/results.jsonl
 failures=0
@@ -108,7 +118,7 @@ sustained() {
 	try=1
 	retried=0
 	failed_once=0
-	while [ $try -le 4 ]; do
+	while [ $try -le 3 ]; do
 		extra=
 		$setup "$rate"
 		case $? in
@@ -130,7 +140,7 @@ sustained() {
 		teardown_producer
 		[ -n "$line" ] && [ -n "$fixup" ] && line=$($fixup "$line")
 		if [ -z "$line" ]; then
-			if [ $try -lt 4 ] && [ "${failed_once:-0}" = 0 ]; then
+			if [ $try -lt 3 ] && [ "${failed_once:-0}" = 0 ]; then
 				failed_once=1
 				try=$((try + 1))
 				log "$name: capture failed (status $rc), once more"
@@ -192,10 +202,8 @@ noop_setup() { extra="-r $1"; }
 if want memcpy; then
 	log "memcpy bandwidth"
 	list=
-	for f in $formats; do
-		for s in $sizes; do
-			list="$list $(bytes "$f" "$s")"
-		done
+	for m in $modes; do
+		list="$list $(bytes "${m%%:*}" "${m#*:}")"
 	done
 	"$vbench" memcpy -t 1 $list | while read -r line; do
 		emit "\"bench\":\"memcpy\"" "$line"
@@ -223,12 +231,11 @@ if want vivid; then
 	log "vivid"
 	if modprobe vivid n_devs=1 node_types=0x1 num_inputs=1 input_types=0x3 &&
 	   vivid_dev=$(node_of vivid); then
-		for f in $formats; do
-			for s in $sizes; do
-				vivid_size=$s vivid_fmt=$f
-				sustained "vivid-$f-$s" "\"bench\":\"capture\",\"target\":\"vivid\",\"size\":\"$s\"" \
-					240 vivid_setup -- -d "$vivid_dev" -f "$f" -s "$s" -i 0
-			done
+		for m in $modes; do
+			f=${m%%:*} s=${m#*:}
+			vivid_size=$s vivid_fmt=$f
+			sustained "vivid-$f-$s" "\"bench\":\"capture\",\"target\":\"vivid\",\"size\":\"$s\"" \
+				240 vivid_setup -- -d "$vivid_dev" -f "$f" -s "$s" -i 0
 		done
 		want touch && emit "\"bench\":\"touch\",\"target\":\"vivid\"" \
 			"$("$vbench" touch -d "$vivid_dev" -f YUYV -s 3840x2160)"
@@ -293,18 +300,17 @@ if want loopback; then
 		modprobe videodev
 		fixup=loop_fixup
 		for fresh in 1 0; do
-			for f in $formats; do
-				for s in $sizes; do
-					loop_fresh=$fresh loop_fmt=$f loop_size=$s
-					mode=bookkeeping
-					[ "$fresh" = 1 ] && mode=fresh
-					# 0: the producer as fast as it goes.
-					sustained "v4l2loopback-$mode-$f-$s" "\"bench\":\"capture\",\"target\":\"v4l2loopback-$mode\",\"size\":\"$s\"" \
-						0 loop_setup -- -f "$f" -s "$s"
-					[ -s "$out/feed.json" ] && emit \
-						"\"bench\":\"feed\",\"target\":\"v4l2loopback-$mode\",\"size\":\"$s\",\"fourcc\":\"$f\"" \
-						"$(cat "$out/feed.json")"
-				done
+			for m in $modes; do
+				f=${m%%:*} s=${m#*:}
+				loop_fresh=$fresh loop_fmt=$f loop_size=$s
+				mode=bookkeeping
+				[ "$fresh" = 1 ] && mode=fresh
+				# 0: the producer as fast as it goes.
+				sustained "v4l2loopback-$mode-$f-$s" "\"bench\":\"capture\",\"target\":\"v4l2loopback-$mode\",\"size\":\"$s\"" \
+					0 loop_setup -- -f "$f" -s "$s"
+				[ -s "$out/feed.json" ] && emit \
+					"\"bench\":\"feed\",\"target\":\"v4l2loopback-$mode\",\"size\":\"$s\",\"fourcc\":\"$f\"" \
+					"$(cat "$out/feed.json")"
 			done
 		done
 		fixup=
@@ -337,25 +343,24 @@ if want vcap || want vram; then
 					[ "$(readlink -f "$c/device")" = "$vdir" ] && vram=/dev/${c##*/}
 				done
 				log "vcap $board board: $d, VRAM node ${vram:-none}"
-				for f in $formats; do
-					for s in $sizes; do
-						supports "$d" "$f" "$s" || {
-							log "vcap $board: no $f $s"
-							continue
-						}
-						want vcap && sustained "vcap-$board-$f-$s" \
-							"\"bench\":\"capture\",\"target\":\"vcap-$board\",\"size\":\"$s\"" \
-							0 noop_setup -- -d "$d" -f "$f" -s "$s"
-						if want vram && [ -n "$vram" ]; then
-							for rd in 0 1; do
-								o=
-								[ "$rd" = 1 ] && o=-r
-								line=$("$vbench" vram -d "$vram" -V "$d" -f "$f" -s "$s" -t "$secs" $o) ||
-									failures=$((failures + 1))
-								emit "\"bench\":\"vram\",\"target\":\"vcap-$board\",\"size\":\"$s\"" "$line"
-							done
-						fi
-					done
+				for m in $modes; do
+					f=${m%%:*} s=${m#*:}
+					supports "$d" "$f" "$s" || {
+						log "vcap $board: no $f $s"
+						continue
+					}
+					want vcap && sustained "vcap-$board-$f-$s" \
+						"\"bench\":\"capture\",\"target\":\"vcap-$board\",\"size\":\"$s\"" \
+						0 noop_setup -- -d "$d" -f "$f" -s "$s"
+					if want vram && [ -n "$vram" ]; then
+						for rd in 0 1; do
+							o=
+							[ "$rd" = 1 ] && o=-r
+							line=$("$vbench" vram -d "$vram" -V "$d" -f "$f" -s "$s" -t "$secs" $o) ||
+								failures=$((failures + 1))
+							emit "\"bench\":\"vram\",\"target\":\"vcap-$board\",\"size\":\"$s\"" "$line"
+						done
+					fi
 				done
 				if want touch; then
 					pf=/sys/module/vcap/parameters/prefault_pages

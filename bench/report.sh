@@ -2,12 +2,13 @@
 # Writes the benchmark report from a run's results: bench.json, the plots
 # (gnuplot) and benchmarks.md, all in the results directory.
 #
-# usage: report.sh RESULTS_DIR "KERNEL..." BENCH_SRC_DIR [COMMAND]
+# usage: report.sh RESULTS_DIR "KERNEL..." BENCH_SRC_DIR [COMMAND [SECONDS]]
 set -eu
 res=$1
 kernels=$2
 src=$3
 command=${4:-bench/run-bench.sh --build build --publish}
+secs=${5:-2}
 
 # bench.json: every measurement, grouped by kernel.
 {
@@ -34,7 +35,7 @@ analysis=
 
 # shellcheck disable=SC2086
 awk -v kernels="$kernels" -v res="$res" -v analysis="$analysis" \
-	-v command="$command" -f "$src/report.awk" $files >"$res/benchmarks.md"
+	-v command="$command" -v secs="$secs" -f "$src/report.awk" $files >"$res/benchmarks.md"
 
 # Plots: frames per second against size, and the latency distribution.
 for k in $kernels; do

@@ -9,6 +9,7 @@
 #   --kernel REL    only this kernel (repeatable; default: every installed)
 #   --seconds S     length of each measurement (default 2)
 #   --quick         two sizes, YUYV only: checks the harness in minutes
+#                   (default: YUYV at 640x480 to 3840x2160, NV12 at 1920x1080)
 #   --no-pci        no PCI board (no firmware), the software board only
 #   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
 #   --kmod-dir DIR  take vcap.ko from DIR/RELEASE/ (default: BUILD/kernel)
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--publish) publish=1; shift ;;
 	--kmod-dir) kmod_dir=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -71,12 +72,9 @@ fw=$build/firmware/vcap-fw
 
 res=$build/bench-results
 mkdir -p "$res"
-sizes="640x480 1280x720 1920x1080 3840x2160"
-formats="YUYV NV12"
-if [ $quick = 1 ]; then
-	sizes="640x480 1920x1080"
-	formats=YUYV
-fi
+# YUYV at every size; NV12, which every driver here offers too, at 1080p.
+modes="YUYV:640x480 YUYV:1280x720 YUYV:1920x1080 YUYV:3840x2160 NV12:1920x1080"
+[ $quick = 1 ] && modes="YUYV:640x480 YUYV:1920x1080"
 
 status=0
 for k in $kernels; do
@@ -123,7 +121,7 @@ for k in $kernels; do
 		log "$k: no vcap.ko"
 		kmod=
 	fi
-	log "$k: running the guest (sizes: $sizes; formats: $formats)"
+	log "$k: running the guest (modes: $modes)"
 	# shellcheck disable=SC2086
 	# no_timer_check: on a loaded host the emulated timer can miss the
 	# kernel's early IO-APIC check, which then panics at boot.
@@ -133,7 +131,7 @@ for k in $kernels; do
 		${kmod:+--vcap-ko "$kmod"} ${loop_ko:+--loopback-ko "$loop_ko"} \
 		--vcap-stream "$vstream" --mem-bench "$build/tests/mem/mem-bench" \
 		--seconds "$secs" \
-		--sizes "$sizes" --formats "$formats" ${only:+--only "$only"} \
+		--modes "$modes" ${only:+--only "$only"} \
 		>"$out/guest.log" 2>&1
 	rc=$?
 	if [ -n "$fw_pid" ]; then
@@ -158,7 +156,12 @@ for k in $kernels; do
 done
 
 log "writing the report"
-sh "$here/report.sh" "$res" "$kernels" "$here" || status=1
+cmdline="bench/run-bench.sh --build $(basename "$build")"
+[ $quick = 1 ] && cmdline="$cmdline --quick"
+[ $pci = 0 ] && cmdline="$cmdline --no-pci"
+[ "$secs" != 2 ] && cmdline="$cmdline --seconds $secs"
+cmdline="$cmdline --publish"
+sh "$here/report.sh" "$res" "$kernels" "$here" "$cmdline" "$secs" || status=1
 if [ $publish = 1 ]; then
 	mkdir -p "$repo/docs/bench"
 	cp "$res"/*.png "$repo/docs/bench/" &&

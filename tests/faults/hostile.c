@@ -30,7 +30,7 @@ static void on_term(int sig)
 /*
  * Wait for frames on the VRAM node and read their slots.  Exit 0 when
  * told to stop, 20 when QUERY reported a ring outside the mapping, 21 on
- * SIGBUS, 22 on any other error.
+ * SIGBUS, 22 on any other error, 23 when VRAM cannot be mapped.
  */
 static void on_sigbus(int sig)
 {
@@ -55,8 +55,10 @@ static void reader(void)
 	if (fd < 0 || ioctl(fd, VCAP_IOC_QUERY, &in) < 0)
 		_exit(22);
 	map = mmap(NULL, in.map_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		_exit(22);
+	if (map == MAP_FAILED) {
+		perror("reader: mmap of the VRAM node");
+		_exit(23);
+	}
 	while (!stop) {
 		volatile uint32_t sum = 0;
 		uint64_t off, i;
@@ -140,15 +142,26 @@ static void watch(struct vtest_meta *_vtest, struct vk_stream *s,
 
 	fx_frame_fmt(s, &ff);
 	while (fx_now() - t0 < secs) {
-		int ev = fx_poll(s->fd, POLLIN, 200);
+		int ev;
+
+		if (s->fd < 0) {
+			/* A restart failed: the board refuses; try again. */
+			if (restart(s, false, 0.5) == 0) {
+				t->restarts++;
+				fx_frame_fmt(s, &ff);
+			}
+			continue;
+		}
+		ev = fx_poll(s->fd, POLLIN, 200);
 
 		if (ev <= 0)
 			continue;
 		if (vk_stream_dqbuf(s, &b) < 0) {
 			ASSERT_EQ(errno, EIO);
 			t->eio++;
-			if (restart(s, true, 5) == 0)
+			if (restart(s, true, 0.5) == 0)
 				t->restarts++;
+			fx_frame_fmt(s, &ff);
 			continue;
 		}
 		if (b.flags & V4L2_BUF_FLAG_ERROR) {

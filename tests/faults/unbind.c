@@ -67,20 +67,29 @@ static void reader(int ready)
 	int fd;
 
 	signal(SIGBUS, on_sigbus);
-	if (vk_find_vram(path, sizeof(path), NULL, 0) < 0)
+	if (vk_find_vram(path, sizeof(path), NULL, 0) < 0) {
+		perror("reader: no VRAM node");
 		_exit(READER_SETUP);
+	}
 	fd = open(path, O_RDONLY);
-	if (fd < 0 || ioctl(fd, VCAP_IOC_QUERY, &in) < 0)
+	if (fd < 0 || ioctl(fd, VCAP_IOC_QUERY, &in) < 0) {
+		perror(path);
 		_exit(READER_SETUP);
+	}
 	map = mmap(NULL, in.map_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		_exit(READER_SETUP);
+	if (map == MAP_FAILED) {
+		/* Reported by the parent; go on waiting for frames. */
+		if (write(ready, "m", 1) != 1)
+			_exit(READER_SETUP);
+		map = NULL;
+	}
 	for (;;) {
 		volatile uint32_t sum = 0;
 		uint64_t off, i;
 
 		/* The control page is read on every round. */
-		sum += *(const volatile uint32_t *)map;
+		if (map)
+			sum += *(const volatile uint32_t *)map;
 		memset(&w, 0, sizeof(w));
 		w.after_seq = after;
 		w.timeout_ms = 200;
@@ -97,7 +106,7 @@ static void reader(int ready)
 		if (!(in.flags & VCAP_INFO_STREAMING) ||
 		    off + in.sizeimage > in.map_size)
 			continue;
-		for (i = 0; i < in.sizeimage; i += 4096)
+		for (i = 0; map && i < in.sizeimage; i += 4096)
 			sum += map[off + i];
 		if (!told)
 			told = write(ready, "r", 1) == 1;
@@ -121,7 +130,7 @@ static int reap(pid_t pid, double secs)
 }
 
 struct tally {
-	unsigned int sigbus, enodev;
+	unsigned int sigbus, enodev, nomap;
 	double worst_reader, worst_streamer;
 };
 
@@ -151,8 +160,14 @@ static void cycle(struct vtest_meta *_vtest, const char *dev,
 	close(p[1]);
 	/* Both running: one byte from each. */
 	for (t0 = fx_now(); got < 2 && fx_now() - t0 < 15;) {
-		if (fx_poll(p[0], POLLIN, 500) > 0 && read(p[0], &c, 1) == 1)
+		if (fx_poll(p[0], POLLIN, 500) > 0 && read(p[0], &c, 1) == 1) {
+			if (c == 'm') {
+				/* Counted; the reader goes on without a map. */
+				t->nomap++;
+				continue;
+			}
 			got++;
+		}
 	}
 	close(p[0]);
 	EXPECT_EQ(got, 2);
@@ -213,12 +228,13 @@ TEST_TIMEOUT(pci_unbind_rebind_while_streaming_and_mapped, 1200)
 			vm0 = fx_meminfo("VmallocUsed");
 		}
 	}
-	TH_LOG("%u cycles in %.0f s: reader SIGBUS %u, ENODEV %u; slowest exit after unbind: reader %.2f s, streamer %.2f s",
-	       n, fx_now() - t0, t.sigbus, t.enodev, t.worst_reader,
+	TH_LOG("%u cycles in %.0f s: reader SIGBUS %u, ENODEV %u, VRAM mmap failed %u; slowest exit after unbind: reader %.2f s, streamer %.2f s",
+	       n, fx_now() - t0, t.sigbus, t.enodev, t.nomap, t.worst_reader,
 	       t.worst_streamer);
 	TH_LOG("Slab %lld -> %lld kB, VmallocUsed %lld -> %lld kB", slab0,
 	       fx_meminfo("Slab"), vm0, fx_meminfo("VmallocUsed"));
-	ASSERT_FALSE(_vtest->failed);
+	/* Every cycle's reader must have had VRAM mapped. */
+	EXPECT_EQ(t.nomap, 0);
 	EXPECT_GE(n, min);
 
 	/* After the last rebind: a stream with whole frames again. */

@@ -97,6 +97,7 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 {
 	enum vv_action act[VV_SINK_MAX_ACTIONS];
 	int n = p->sink->ops->poll(p->sink, act, VV_SINK_MAX_ACTIONS);
+
 	for (int i = 0; i < n; i++) {
 		switch (act[i]) {
 		case VV_ACTION_QUIT:
@@ -118,8 +119,10 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 			*redraw = true;
 			break;
 		case VV_ACTION_SNAPSHOT:
+			/* A failed snapshot is reported; the viewer goes on. */
 			if (vv_player_snapshot(p, NULL) && p->have_frame)
-				return -1;
+				fprintf(stderr, "vcap-view: snapshot: %s\n",
+					p->sink->error);
 			break;
 		case VV_ACTION_REDRAW:
 			*redraw = true;
@@ -127,6 +130,17 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Whether frames of b need the sink set up again after a: the geometry,
+ * not bytesused or the frame interval.
+ */
+static bool vv_mode_changed(const struct vcap_mode *a,
+			    const struct vcap_mode *b)
+{
+	return a->fourcc != b->fourcc || a->width != b->width ||
+	       a->height != b->height || a->bytesperline != b->bytesperline;
 }
 
 int vv_player_run(struct vv_player *p)
@@ -155,7 +169,7 @@ int vv_player_run(struct vv_player *p)
 		if (got) {
 			last_frame = now;
 			if (!p->started ||
-			    memcmp(&p->mode, &p->frame->mode, sizeof(p->mode))) {
+			    vv_mode_changed(&p->mode, &p->frame->mode)) {
 				if (p->started)
 					p->sink->ops->stop(p->sink);
 				if (p->sink->ops->start(p->sink,

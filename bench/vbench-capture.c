@@ -49,7 +49,8 @@ static void vb_capture_usage(void)
 	     "  -d DEV      capture device (/dev/videoN)\n"
 	     "  -f FOURCC   pixel format (YUYV)\n"
 	     "  -s WxH      frame size (640x480)\n"
-	     "  -r FPS      frame rate to ask for; 0 = the fastest the driver lists\n"
+	     "  -r FPS      frame rate to ask for; 0 = the fastest the driver lists;\n"
+	     "              from a discrete list, the fastest not above FPS\n"
 	     "              (default: leave the rate as it is)\n"
 	     "  -t SECONDS  measured time (3)\n"
 	     "  -w SECONDS  warm-up before measuring (0.5)\n"
@@ -122,6 +123,10 @@ static int vb_capture_setup(struct vb_capture *c)
 		if (c->req_fps == 0 &&
 		    vb_fastest_interval(c->fd, c->fourcc, c->width, c->height, &f))
 			f.denominator = 0;
+		/* From a discrete list, never a rate above the one asked. */
+		if (c->req_fps > 0)
+			vb_interval_at_most(c->fd, c->fourcc, c->width, c->height,
+					    c->req_fps, &f);
 		if (f.denominator) {
 			parm.parm.capture.timeperframe = f;
 			/* Drivers with fixed timings refuse it; that is fine. */

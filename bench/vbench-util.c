@@ -249,3 +249,39 @@ int vb_fastest_interval(int fd, uint32_t fourcc, unsigned int width,
 	}
 	return best_s < 1e9 ? 0 : -1;
 }
+
+int vb_interval_at_most(int fd, uint32_t fourcc, unsigned int width,
+			unsigned int height, double fps, struct v4l2_fract *out)
+{
+	struct v4l2_frmivalenum fi;
+	double best = 0, slowest = 1e9;
+	struct v4l2_fract slow = { 0, 0 };
+
+	memset(&fi, 0, sizeof(fi));
+	fi.pixel_format = fourcc;
+	fi.width = width;
+	fi.height = height;
+	for (fi.index = 0; vb_xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi) == 0;
+	     fi.index++) {
+		double r;
+
+		if (fi.type != V4L2_FRMIVAL_TYPE_DISCRETE || !fi.discrete.numerator)
+			return -1;
+		r = (double)fi.discrete.denominator / fi.discrete.numerator;
+		if (r <= fps * 1.0001 && r > best) {
+			best = r;
+			*out = fi.discrete;
+		}
+		if (r < slowest) {
+			slowest = r;
+			slow = fi.discrete;
+		}
+	}
+	if (best > 0)
+		return 0;
+	if (slow.numerator) {
+		*out = slow;
+		return 0;
+	}
+	return -1;
+}

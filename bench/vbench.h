@@ -60,6 +60,12 @@ struct v4l2_fract;
 /* The shortest frame interval a capture device lists for a mode. */
 int vb_fastest_interval(int fd, uint32_t fourcc, unsigned int width,
 			unsigned int height, struct v4l2_fract *best);
+/*
+ * Where the rates are a discrete list: the fastest not above fps (else the
+ * slowest); -1 for stepwise or continuous intervals.
+ */
+int vb_interval_at_most(int fd, uint32_t fourcc, unsigned int width,
+			unsigned int height, double fps, struct v4l2_fract *out);
 void vb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -105,3 +105,28 @@ void vv_overlay_free(struct vv_overlay_bitmap *bm)
 	bm->pixels = NULL;
 	bm->capacity = 0;
 }
+
+void vv_overlay_blend(const struct vv_overlay_bitmap *bm, uint32_t *dst,
+		      int w, int h, uint32_t pitch)
+{
+	int bw = bm->width < w ? bm->width : w;
+	int bh = bm->height < h ? bm->height : h;
+
+	for (int y = 0; y < bh; y++) {
+		uint32_t *row = (uint32_t *)((uint8_t *)dst + (size_t)y * pitch);
+
+		for (int x = 0; x < bw; x++) {
+			uint32_t o = bm->pixels[y * bm->width + x];
+			uint32_t a = o >> 24, p = row[x], out = 0;
+
+			for (int sh = 0; sh < 24; sh += 8) {
+				uint32_t c = ((o >> sh & 0xff) * a +
+					      (p >> sh & 0xff) * (255 - a)) /
+					     255;
+
+				out |= c << sh;
+			}
+			row[x] = out;
+		}
+	}
+}

@@ -38,4 +38,11 @@ struct vv_overlay_bitmap {
 int vv_overlay_draw(struct vv_overlay_bitmap *bm, const char *text, int scale);
 void vv_overlay_free(struct vv_overlay_bitmap *bm);
 
+/*
+ * Alpha-blend bm into the top-left corner of an XRGB8888 picture of
+ * w x h pixels, pitch bytes per row (clipped to it).
+ */
+void vv_overlay_blend(const struct vv_overlay_bitmap *bm, uint32_t *dst,
+		      int w, int h, uint32_t pitch);
+
 #endif /* VV_OVERLAY_H */

@@ -245,33 +245,6 @@ static void vv_kms_handle_events(struct vv_kms *k, int timeout_ms)
 	}
 }
 
-/* Alpha-blend the overlay into the top-left corner of buffer b. */
-static void vv_kms_blend(struct vv_kms *k, struct vv_kms_buffer *b,
-			 const struct vv_overlay_bitmap *ov)
-{
-	int w = ov->width < k->mode.hdisplay ? ov->width : k->mode.hdisplay;
-	int h = ov->height < k->mode.vdisplay ? ov->height : k->mode.vdisplay;
-
-	for (int y = 0; y < h; y++) {
-		uint32_t *row = (uint32_t *)((uint8_t *)b->map +
-					     (size_t)y * b->pitch);
-
-		for (int x = 0; x < w; x++) {
-			uint32_t o = ov->pixels[y * ov->width + x];
-			uint32_t a = o >> 24, p = row[x], out = 0;
-
-			for (int sh = 0; sh < 24; sh += 8) {
-				uint32_t c = ((o >> sh & 0xff) * a +
-					      (p >> sh & 0xff) * (255 - a)) /
-					     255;
-
-				out |= c << sh;
-			}
-			row[x] = out;
-		}
-	}
-}
-
 static int vv_kms_show(struct vv_sink *s, const struct vv_frame *f,
 		       const struct vv_overlay_bitmap *ov)
 {
@@ -290,7 +263,8 @@ static int vv_kms_show(struct vv_sink *s, const struct vv_frame *f,
 			   b->pitch, k->xmap))
 		return vv_sink_fail(s, "frame does not match its format");
 	if (ov)
-		vv_kms_blend(k, b, ov);
+		vv_overlay_blend(ov, b->map, k->mode.hdisplay, k->mode.vdisplay,
+				 b->pitch);
 	if (!k->use_setcrtc &&
 	    drmModePageFlip(k->fd, k->crtc_id, b->fb_id,
 			    DRM_MODE_PAGE_FLIP_EVENT, k) == 0) {

@@ -23,8 +23,11 @@ node_named() {
 	return 1
 }
 
+# Every fail:/warn: message, also those printed after a progress line,
+# with numbers generalised: the same check failing on different frame
+# numbers or source lines is the same issue.
 issues() {
-	grep -E '^[[:space:]]*(fail|warn):' "$1" | sed 's/^[[:space:]]*//' | sort -u
+	grep -oE '(fail|warn): .*' "$1" | sed -E 's/[0-9]+/N/g' | sort -u
 }
 
 modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops || exit 1

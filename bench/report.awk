@@ -502,12 +502,12 @@ END {
 	print "in the default run).\n"
 
 	print "## Machine\n"
-	print "| kernel | host CPU | host CPUs | emulator | guest | run at |"
-	print "| --- | --- | ---: | --- | --- | --- |"
+	print "| kernel | host CPU | host CPUs | emulator | guest | vcap revision | run at |"
+	print "| --- | --- | ---: | --- | --- | --- | --- |"
 	for (i = 1; i <= nk; i++) {
 		r = MACH[K[i]]
 		if (r)
-			printf "| %s | %s | %s | %s | %s CPUs, %s, 1 GiB | %s |\n", K[i], get(r, "host_cpu"), get(r, "host_cpus"), get(r, "qemu"), get(r, "guest_cpus"), get(r, "accel"), get(r, "date")
+			printf "| %s | %s | %s | %s | %s CPUs, %s, 1 GiB | %s | %s |\n", K[i], get(r, "host_cpu"), get(r, "host_cpus"), get(r, "qemu"), get(r, "guest_cpus"), get(r, "accel"), get(r, "revision"), get(r, "date")
 	}
 	print ""
 

@@ -151,6 +151,7 @@ for k in $kernels; do
 		printf '"host_cpu":"%s",' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 		printf '"host_cpus":%s,' "$(nproc)"
 		printf '"qemu":"%s",' "$(qemu-system-x86_64 --version | head -n 1)"
+		printf '"revision":"%s",' "${VCAP_REVISION:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 		printf '"guest_cpus":2,"accel":"tcg","date":"%s"}\n' "$(date -u +%Y-%m-%dT%H:%MZ)"
 	} >>"$out/results.jsonl"
 done

@@ -12,8 +12,8 @@ insmod "$kmod" $params || { echo "in-guest: insmod $kmod failed" >&2; exit 1; }
 udevadm settle 2>/dev/null || sleep 1
 FX_RPC=$rpc FX_KMOD=$kmod FX_PARAMS=$params "$@"
 status=$?
-echo "--- vcap lines in the kernel log: $(dmesg | grep -c vcap), the last 30:"
-dmesg | grep vcap | tail -n 30
+echo "--- vcap lines in the kernel log: $(dmesg | grep -c vcap), the last 30 (and any x86/PAT line):"
+dmesg | grep -E "vcap|PAT" | tail -n 30
 if grep -q '^vcap ' /proc/modules; then
 	i=0
 	until rmmod vcap 2>/dev/null; do

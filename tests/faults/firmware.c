@@ -67,9 +67,8 @@ struct outcome {
 };
 
 /*
- * Stream 320x240 at 30 fps, send "fault KIND MS", and watch until ten
- * good frames have come after a gap of more than half a second (or 20 s
- * pass).  A queue error (EIO) is counted, and the stream restarted as an
+ * Stream 320x240 at 30 fps, send "fault KIND MS", and watch the frames
+ * stop and come back (20 s at most).  A queue error (EIO) is counted, and the stream restarted as an
  * application would.
  */
 static void fault_run(struct vtest_meta *_vtest, const char *kind,
@@ -80,9 +79,9 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	struct vcap_stamp st;
 	struct vk_stream s;
 	double last_good, t_sent, t_ack, t0, now;
+
 	char name[32];
 	long long e0;
-	bool resumed = false;
 
 	memset(o, 0, sizeof(*o));
 	ASSERT_EQ(fx_vram_name(name, sizeof(name)), 0);
@@ -94,7 +93,12 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	t_sent = fx_now();
 	ASSERT_EQ(fx_fw(NULL, 0, "fault %s %u", kind, ms), 0);
 	t_ack = fx_now();
-	for (t0 = fx_now(); fx_now() - t0 < 20 && o->after < 10;) {
+	/*
+	 * Watch at least for the fault's duration, then until ten good
+	 * frames have followed the longest gap between good frames.
+	 */
+	for (t0 = fx_now(); fx_now() - t0 < 20 &&
+	     (fx_now() - t_ack < ms / 1000.0 + 0.5 || o->after < 10);) {
 		if (dq(&s, &b, 500) < 0) {
 			if (errno == ETIMEDOUT)
 				continue;
@@ -122,12 +126,11 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 			   b.bytesused != s.pix.sizeimage) {
 			o->bad++;
 		} else {
-			if (!resumed && now - last_good > 0.5) {
-				resumed = true;
+			if (now - last_good > 0.5 && now - last_good > o->gap) {
 				o->gap = now - last_good;
+				o->after = 0;
 			}
-			if (resumed)
-				o->after++;
+			o->after++;
 			last_good = now;
 		}
 		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
@@ -161,7 +164,8 @@ TEST_TIMEOUT(firmware_hang, 60)
 	/* The heartbeat timeout, the 100 ms watchdog, the firmware's tick. */
 	EXPECT_LE(o.detect, hb_timeout() + 0.6);
 	EXPECT_GE(o.detect_min, hb_timeout() - 0.3);
-	EXPECT_EQ(o.after, 10);
+	EXPECT_GE(o.after, 10);
+	EXPECT_GE(o.gap, 3.0);
 	EXPECT_LE(o.gap, 4.0 + 3.0);
 }
 
@@ -178,7 +182,8 @@ TEST_TIMEOUT(firmware_die, 60)
 	EXPECT_LE(o.detect, 0.8);
 	/* docs/driver.md: delivery resumes by itself, no restart. */
 	EXPECT_EQ(o.eio, 0);
-	EXPECT_EQ(o.after, 10);
+	EXPECT_GE(o.after, 10);
+	EXPECT_GE(o.gap, 2.0);
 	EXPECT_LE(o.gap, 3.0 + 3.0);
 }
 
@@ -195,8 +200,8 @@ TEST_TIMEOUT(firmware_stall, 60)
 	EXPECT_EQ(o.errors, 0);
 	EXPECT_EQ(o.eio, 0);
 	EXPECT_EQ(o.board_errors, 0);
-	EXPECT_EQ(o.after, 10);
-	EXPECT_GE(o.gap, 1.0);
+	EXPECT_GE(o.after, 10);
+	EXPECT_GE(o.gap, 2.5);
 	EXPECT_LE(o.gap, 3.0 + 3.0);
 }
 

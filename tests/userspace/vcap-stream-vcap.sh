@@ -35,6 +35,28 @@ for fmt in YUYV NV12; do
 	fi
 done
 
+# bench_check FILE SOURCE: the figures hang together.  Drops are
+# reported, not asserted: verify above is the zero-drop check, and a
+# guest starved by a loaded host drops frames however good the path.
+bench_check() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+l = b["latency_ns"]
+assert b["source"] == sys.argv[2] and b["driver"] == "vcap", b
+assert b["frames"] >= 10 and b["reorders"] == 0 and b["errors"] == 0, b
+assert abs(b["fps"] * b["seconds"] - b["frames"]) < 0.5, b
+assert 0 < b["fps"] <= 15.5, b
+# The software board stamps on the guest's monotonic clock: every frame
+# gives a latency sample.
+assert l["samples"] == b["frames"] and l["ahead"] == 0, b
+assert l["p50"] <= l["p95"] <= l["p99"] <= l["max"], b
+print("%s: %.2f fps, %d frames, %d drops, %d torn, latency p50 %.2f p99 %.2f ms, cpu/frame %.3f ms"
+      % (sys.argv[2], b["fps"], b["frames"], b["drops"], b["torn"], l["p50"] / 1e6,
+         l["p99"] / 1e6, b["cpu_ns_per_frame"] / 1e6))
+PY
+}
+
 # Over VRAM: a V4L2 stream keeps the board producing meanwhile.
 "$tool" bench -d "$video" --fmt YUYV --size 640x480 --fps 15 -t 45 --json \
 	>"$out/bench-v4l2.json" 2>"$out/bench-v4l2.err" &
@@ -53,9 +75,8 @@ else
 	fail "verify vram: $(cat "$out/verify-vram.txt")"
 fi
 if "$tool" bench --vram "$vram" -t 5 --json >"$out/bench-vram.json" 2>"$out/bench-vram.err"; then
-	say "bench vram: $(cat "$out/bench-vram.json")"
-	grep -q '"drops": 0,' "$out/bench-vram.json" && grep -q '"torn": 0,' "$out/bench-vram.json" ||
-		fail "bench vram: drops or torn frames"
+	r=$(bench_check "$out/bench-vram.json" vram) && say "bench $r" ||
+		fail "bench vram: $(cat "$out/bench-vram.json")"
 else
 	fail "bench vram: $(cat "$out/bench-vram.err")"
 fi
@@ -78,8 +99,8 @@ else
 	fail "capture vram: $(cat "$out/capture-vram.txt")"
 fi
 wait $streamer || fail "V4L2 bench: $(cat "$out/bench-v4l2.err")"
-say "bench v4l2: $(cat "$out/bench-v4l2.json")"
-grep -q '"drops": 0,' "$out/bench-v4l2.json" || fail "bench v4l2: drops"
+r=$(bench_check "$out/bench-v4l2.json" v4l2) && say "bench $r" ||
+	fail "bench v4l2: $(cat "$out/bench-v4l2.json")"
 
 i=0
 until rmmod vcap 2>/dev/null; do

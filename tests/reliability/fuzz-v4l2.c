@@ -517,6 +517,29 @@ static void fz_ioctl_after(struct fz_worker *w, unsigned long cmd, void *arg,
 	}
 }
 
+/* Leave an ioctl out of the random calls: 0, or -1 if there is none. */
+int fz_skip_ioctl(struct fz_target *tg, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NUM_IOCTLS; i++)
+		if (!strcmp(v4l2_ioctls[i].name, name) && tg->num_skip < 8) {
+			tg->skip[tg->num_skip++] = v4l2_ioctls[i].name;
+			return 0;
+		}
+	return -1;
+}
+
+static bool fz_skipped(const struct fz_target *tg, const struct fz_ioctl *io)
+{
+	unsigned int i;
+
+	for (i = 0; i < tg->num_skip; i++)
+		if (tg->skip[i] == io->name)
+			return true;
+	return false;
+}
+
 void fz_op_v4l2(struct fz_worker *w)
 {
 	const struct fz_ioctl *io = &v4l2_ioctls[fz_below(w, NUM_IOCTLS)];
@@ -526,7 +549,7 @@ void fz_op_v4l2(struct fz_worker *w)
 	int fd, ret;
 
 	w->stats[FZF_V4L2]++;
-	if (!f)
+	if (!f || fz_skipped(w->tg, io))
 		return;
 	fz_fill(w, arg, size);
 	if (io->fill)

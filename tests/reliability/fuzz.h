@@ -34,6 +34,8 @@ struct fz_target {
 	uint32_t avoid_ctrl[8];		/* never set: would remove the device */
 	unsigned int num_avoid;
 	uint8_t v4l2_supported[256];	/* by _IOC_NR: not ENOTTY when valid */
+	const char *skip[8];		/* ioctls left out (--skip) */
+	unsigned int num_skip;
 };
 
 struct fz_map {
@@ -131,6 +133,7 @@ void fz_close_all(struct fz_worker *w);
 
 /* V4L2 ioctls (fuzz-v4l2.c) */
 void fz_probe_v4l2(struct fz_target *tg, int fd);
+int fz_skip_ioctl(struct fz_target *tg, const char *name);
 void fz_op_v4l2(struct fz_worker *w);
 void fz_op_stream(struct fz_worker *w);
 void fz_op_invariant(struct fz_worker *w);

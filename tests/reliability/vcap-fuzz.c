@@ -383,6 +383,7 @@ static void usage(const char *prog)
 {
 	printf("usage: %s [--video DEV] [--vram DEV] [--seed N] [--ops N]\n"
 	       "          [--threads N] [--procs N] [--hang S] [--trace]\n"
+	       "          [--skip VIDIOC_NAME]...\n"
 	       "  --video DEV   V4L2 capture node (default $REL_VIDEO)\n"
 	       "  --vram DEV    vcap VRAM node (default $REL_VRAM)\n"
 	       "  --seed N      seed of the run (default 1)\n"
@@ -390,7 +391,9 @@ static void usage(const char *prog)
 	       "  --threads N   threads per process (default 2)\n"
 	       "  --procs N     processes (default 2)\n"
 	       "  --hang S      an operation blocked S seconds fails (60)\n"
-	       "  --trace       print every operation\n", prog);
+	       "  --trace       print every operation\n"
+	       "  --skip NAME   leave that ioctl out of the random calls\n",
+	       prog);
 }
 
 static uint64_t parse_u64(const char *s, const char *what)
@@ -428,6 +431,7 @@ int main(int argc, char **argv)
 		{ "procs", required_argument, NULL, 'p' },
 		{ "hang", required_argument, NULL, 'H' },
 		{ "trace", no_argument, NULL, 'T' },
+		{ "skip", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -447,6 +451,13 @@ int main(int argc, char **argv)
 		case 'p': opts.procs = parse_u64(optarg, "procs"); break;
 		case 'H': opts.hang_s = parse_u64(optarg, "hang"); break;
 		case 'T': opts.trace = true; break;
+		case 'S':
+			if (fz_skip_ioctl(&target, optarg)) {
+				fprintf(stderr, "vcap-fuzz: cannot skip '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(argv[0]); return 0;
 		default: usage(argv[0]); return 2;
 		}

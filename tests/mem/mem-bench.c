@@ -180,7 +180,7 @@ int main(void)
 		if (first_touch(fd, &b, 0, &touch[i]) ||
 		    first_touch(fd, &b, 1, &pop[i]))
 			goto restore;
-		printf("prefault_pages=%-4u  touch %9.0f us  MAP_POPULATE %9.0f us  ratio %.2f\n",
+		printf("prefault_pages=%-4u  touch %9.0f us  MAP_POPULATE %9.0f us  touch/populate %.2f\n",
 		       settings[i], touch[i], pop[i], touch[i] / pop[i]);
 	}
 	for (i = 1; i < n; i++)

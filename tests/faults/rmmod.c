@@ -98,11 +98,14 @@ TEST_TIMEOUT(rmmod_refused_while_in_use, 120)
 	EXPECT_REFUSED("with the VRAM node open");
 	ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, &in), 0);
 	map = mmap(NULL, in.map_size, PROT_READ, MAP_SHARED, fd, 0);
-	ASSERT_NE(map, MAP_FAILED);
+	/* A failed map is a failure; the V4L2 part still runs. */
+	EXPECT_NE(map, MAP_FAILED);
 	close(fd);
-	EXPECT_REFUSED("with VRAM mapped, its file closed");
-	EXPECT_EQ(*(volatile uint32_t *)map, 0x50414356u);
-	munmap(map, in.map_size);
+	if (map != MAP_FAILED) {
+		EXPECT_REFUSED("with VRAM mapped, its file closed");
+		EXPECT_EQ(*(volatile uint32_t *)map, 0x50414356u);
+		munmap(map, in.map_size);
+	}
 
 	/* V4L2 buffers mapped, streaming stopped by close(). */
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 320, 240, 30, 6), 0);

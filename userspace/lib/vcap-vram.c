@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/vcap.h>
 #include <vcap/board.h>
@@ -243,8 +244,10 @@ static int64_t read_slot(const struct vcap_vram *vram, uint32_t slot,
 static uint64_t first_after(const struct vcap_vram *vram)
 {
 	const volatile struct vcap_board_ctrl *c = ctrl(vram);
+	uint32_t slot = rd32(&c->status.latest_slot);
 
-	if (rd32(&c->status.latest_slot) == ~0u)
+	if (slot >= VCAP_MAX_SLOTS ||
+	    rd32(&c->slots[slot].mode_gen) != vram->mode_gen)
 		return 0;
 	return rd64(&c->status.latest_seq);
 }
@@ -255,6 +258,8 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 	const struct vcap_info *in = &vram->info;
 	struct vcap_board_slot hdr;
 	struct vcap_wait w;
+	uint64_t deadline = vcap_now_ns() +
+			    (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
 	bool mode_changed = false;
 	int64_t lock;
 	uint64_t off;
@@ -262,28 +267,44 @@ int vcap_vram_wait(struct vcap_vram *vram, struct vcap_frame *frame,
 	if (!(in->flags & VCAP_INFO_STREAMING) && vram_load_ring(vram) < 0)
 		return -1;
 	for (;;) {
+		uint64_t now = vcap_now_ns();
+		int left = timeout_ms;
+
+		/* The board changed mode: a new ring, sequences from 0. */
+		if (rd32(&ctrl(vram)->status.mode_gen) != vram->mode_gen) {
+			if (vram_load_ring(vram) < 0)
+				return -1;
+			vram->have_seq = false;
+			mode_changed = true;
+		}
+		if (timeout_ms >= 0) {
+			if (now >= deadline)
+				left = 0;
+			else
+				left = (int)((deadline - now + 999999) / 1000000);
+		}
 		memset(&w, 0, sizeof(w));
 		w.after_seq = vram->have_seq ? vram->last_seq :
 					       first_after(vram);
-		w.timeout_ms = timeout_ms < 0 ? 1000 : (uint32_t)timeout_ms;
-		if (vcap_xioctl(vram->fd, VCAP_IOC_WAIT_FRAME, &w) == 0)
-			break;
-		if (errno == ETIMEDOUT || errno == EAGAIN) {
+		w.timeout_ms = timeout_ms < 0 ? 1000 : (uint32_t)left;
+		if (vcap_xioctl(vram->fd, VCAP_IOC_WAIT_FRAME, &w) < 0) {
+			if (errno != ETIMEDOUT && errno != EAGAIN)
+				return vram_fail(vram, "VCAP_IOC_WAIT_FRAME");
 			if (timeout_ms < 0)
 				continue;
 			return VCAP_TIMEOUT;
 		}
-		return vram_fail(vram, "VCAP_IOC_WAIT_FRAME");
-	}
-	/*
-	 * A frame of another board mode: the ring moved.  Load the new one
-	 * (checked against the mapping again) before pointing into it.
-	 */
-	if (rd32(&ctrl(vram)->slots[w.slot % VCAP_MAX_SLOTS].mode_gen) !=
-	    vram->mode_gen) {
-		if (vram_load_ring(vram) < 0)
-			return -1;
-		mode_changed = true;
+		if (rd32(&ctrl(vram)->slots[w.slot % VCAP_MAX_SLOTS].mode_gen) ==
+		    vram->mode_gen)
+			break;
+		/*
+		 * A slot still holding a frame of an earlier mode (its old,
+		 * higher sequence passes after_seq), or of a mode not loaded
+		 * yet: let the ring turn, or load the new mode, and look again.
+		 */
+		if (timeout_ms >= 0 && vcap_now_ns() >= deadline)
+			return VCAP_TIMEOUT;
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	}
 	if (w.slot >= in->num_slots)
 		return vcap_set_error(EPROTO,

@@ -49,7 +49,8 @@ mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mkdir -p "$root/run/vcap-debs"
 mount --bind "$tmp/debs" "$root/run/vcap-debs"
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+in_root() { chroot "$root" /usr/bin/env -i \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
 kernels=
@@ -66,22 +67,32 @@ in_root dpkg -i /run/vcap-debs/"${dkms_deb##*/}" /run/vcap-debs/"${tools_deb##*/
 	>"$tmp/install.log" 2>&1 || { tail -n 40 "$tmp/install.log" >&2; fail "dpkg -i"; }
 log "dpkg -i of both packages (DKMS builds for$kernels) in $(($(date +%s) - start))s"
 
-lib=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+# The build's install prefix: /usr for Debian's layout, /usr/local by
+# default.  The library sits in its lib/ or lib/<multiarch>/.
+prefix=$(sed -n 's/^set(CPACK_PACKAGING_INSTALL_PREFIX "\(.*\)")$/\1/p' \
+	"$build/CPackConfig.cmake")
+prefix=${prefix#/}
+[ -n "$prefix" ] || fail "no CPACK_PACKAGING_INSTALL_PREFIX in $build/CPackConfig.cmake"
+lib=$(in_root dpkg -L vcap-tools | sed -n 's|^/\(.*\)/libvcap\.so\.0$|\1|p')
+case $lib in
+"$prefix"/lib|"$prefix"/lib/*-linux-gnu) ;;
+*) fail "libvcap.so.0 is in '/$lib', not in /$prefix/lib" ;;
+esac
 dkmsdir=usr/src/vcap-$version
 for f in $dkmsdir/dkms.conf $dkmsdir/Kbuild $dkmsdir/vcap-core.c \
 	$dkmsdir/common/vcap-format.h $dkmsdir/include/uapi/linux/vcap.h \
 	$dkmsdir/include/vcap/board.h \
-	usr/bin/vcap-stream usr/bin/vcap-view usr/bin/vcap-fw \
-	$lib/libvcap.so.0 usr/include/libvcap.h $lib/pkgconfig/libvcap.pc \
+	$prefix/bin/vcap-stream $prefix/bin/vcap-view $prefix/bin/vcap-fw \
+	$lib/libvcap.so.0 $prefix/include/libvcap.h $lib/pkgconfig/libvcap.pc \
 	lib/udev/rules.d/60-vcap.rules \
-	usr/share/man/man1/vcap-stream.1.gz usr/share/man/man1/vcap-view.1.gz \
-	usr/share/man/man1/vcap-fw.1.gz usr/share/man/man4/vcap.4.gz; do
+	$prefix/share/man/man1/vcap-stream.1.gz $prefix/share/man/man1/vcap-view.1.gz \
+	$prefix/share/man/man1/vcap-fw.1.gz $prefix/share/man/man4/vcap.4.gz; do
 	[ -e "$root/$f" ] || [ -L "$root/$f" ] || fail "/$f not installed"
 done
 grep -q "^PACKAGE_VERSION=\"$version\"" "$root/$dkmsdir/dkms.conf" ||
 	fail "dkms.conf does not carry version $version"
 in_root dpkg -L vcap-tools >"$tmp/tools.list" || fail "dpkg -L vcap-tools"
-log "vcap-tools: $(grep -c . "$tmp/tools.list") paths; vcap-dkms: $(in_root dpkg -L vcap-dkms | grep -c .) paths"
+log "vcap-tools: $(grep -c . "$tmp/tools.list") paths under /$prefix, library in /$lib; vcap-dkms: $(in_root dpkg -L vcap-dkms | grep -c .) paths"
 
 # The tools run, the library links, pkg-config and man find what they need.
 for t in vcap-stream vcap-view vcap-fw; do
@@ -123,8 +134,10 @@ done
 
 # What the install left in the upper layer: only files that did not exist
 # before, or changed, are there.  Allowed: dpkg's and the system's own
-# bookkeeping.  Everything else is a leftover.
-allowed='^/(var/lib/dpkg/|var/log/|var/cache/(man|debconf|ldconfig)/|etc/ld\.so\.cache$|var/lib/dkms/mok\.(key|pub)$|(usr/)?lib/modules/[^/]+/modules\.[a-z.]+$|run/vcap-debs$|root/\.cache/)'
+# bookkeeping, and the empty directories of the FHS /usr/local hierarchy
+# that a minimal system may lack (dpkg keeps those).  Everything else is a
+# leftover.
+allowed='^/(var/lib/dpkg/|var/log/|var/cache/(man|debconf|ldconfig)/|etc/ld\.so\.cache$|var/lib/dkms/mok\.(key|pub)$|(usr/)?lib/modules/[^/]+/modules\.[a-z.]+$|run/vcap-debs$|root/\.cache/|usr/local/(include|share/man)$)'
 left=$(cd "$tmp/u" && find . -mindepth 1 ! -type d | sed 's/^\.//' | grep -Ev "$allowed")
 newdirs=$(cd "$tmp/u" && find . -mindepth 1 -type d | sed 's/^\.//' |
 	while read -r d; do [ -e "$d" ] || echo "$d"; done | grep -Ev "$allowed")

@@ -34,10 +34,11 @@ modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops || exit 1
 # shellcheck disable=SC2086
 insmod "$ko" $params || { echo "compliance: insmod failed" >&2; exit 1; }
 dev=$(node_named 'vcap-*') || { echo "compliance: no vcap node" >&2; exit 1; }
-# Under software emulation v4l2-compliance handles about 10 frames a
-# second; its streaming tests warn about every sequence gap, so the board
-# runs the default format at a rate the tool keeps up with.
-v4l2-ctl -d "$dev" --set-parm=10 >/dev/null ||
+# Under software emulation on a loaded host v4l2-compliance handles well
+# under 10 frames a second; its streaming tests warn about every sequence
+# gap, so the board runs the default format at 5 fps, the rate vivid's
+# own generator runs at here.
+v4l2-ctl -d "$dev" --set-parm=5 >/dev/null ||
 	{ echo "compliance: cannot set the frame rate" >&2; exit 1; }
 "$comp" -d "$dev" -s -f >"$out/vcap.txt" 2>&1
 rmmod vcap || { echo "compliance: rmmod vcap failed" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing, builds everything and runs the test suite
-# (every label but bench and soak) on every installed kernel.
+# (every label but bench and soak) on every installed kernel.  Tests that
+# find open defects (tests/known-failing) are named and left out.
 set -eu
 cd "$(dirname "$0")/.."
 build=${VCAP_BUILD_DIR:-build}
@@ -8,5 +9,10 @@ build=${VCAP_BUILD_DIR:-build}
 sh scripts/install-deps.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc)"
+
+known=$(grep -v '^#' tests/known-failing | cut -f1 | paste -sd'|' -)
+echo "run-tests: left out, open defects (tests/known-failing):"
+grep -v '^#' tests/known-failing | sed 's/^/  /'
 exec ctest --test-dir "$build" --label-exclude 'bench|soak' \
+	${known:+--exclude-regex "$known"} \
 	-j "$(nproc)" --output-on-failure --no-tests=error "$@"

@@ -45,7 +45,7 @@ panic)
 	expect 125 'the guest kernel panicked' 60 -- --kernel "$kver" --timeout 60 -- \
 		sh -c 'echo c >/proc/sysrq-trigger; sleep 100' ;;
 hang)
-	expect 125 'timeout: the guest was still in its command stage after 25 s' 40 -- \
+	expect 125 'timeout: the guest was still in its (boot|command) stage after 25 s' 40 -- \
 		--kernel "$kver" --timeout 25 -- sleep 1000 ;;
 warning)
 	expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" --timeout 60 -- \

@@ -6,7 +6,25 @@ vm=$(dirname "$0")/vcap-vm
 case=$1
 kver=${2:-}
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+fake=$(mktemp -d)
+trap 'rm -rf "$out" "$fake"' EXIT
+
+# fake_qemu DEATHS: a QEMU whose guest dies while booting DEATHS times,
+# then the real one.
+fake_qemu() {
+	cat >"$fake/qemu" <<EOF
+#!/bin/sh
+n=\$(cat "$fake/count" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$fake/count"
+if [ "\$n" -lt $1 ]; then
+	echo "Kernel panic - not syncing: selftest boot death" >&2
+	exit 1
+fi
+exec qemu-system-x86_64 "\$@"
+EOF
+	chmod +x "$fake/qemu"
+	echo "$fake/qemu"
+}
 
 expect() {	# expect STATUS MESSAGE-REGEX MAX-SECONDS -- runner args
 	want=$1 msg=$2 max=$3
@@ -50,6 +68,16 @@ hang)
 warning)
 	expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" --timeout 60 -- \
 		sh -c 'echo "WARNING: CPU: 0 PID: 1 at selftest" >/dev/kmsg' ;;
+boot-retry)
+	VCAP_QEMU=$(fake_qemu 1) expect 7 'died while booting.*booting again' 90 -- \
+		--kernel "$kver" --timeout 90 -- sh -c 'exit 7'
+	[ "$(cat "$fake/count")" -eq 2 ] ||
+		{ echo "FAIL: QEMU started $(cat "$fake/count") times, want 2"; exit 1; } ;;
+boot-dies-twice)
+	VCAP_QEMU=$(fake_qemu 2) expect 125 'the guest stopped before running the command' 30 -- \
+		--kernel "$kver" --timeout 30 -- true
+	[ "$(cat "$fake/count")" -eq 2 ] ||
+		{ echo "FAIL: QEMU started $(cat "$fake/count") times, want 2"; exit 1; } ;;
 *)
 	echo "unknown case '$case'"; exit 2 ;;
 esac

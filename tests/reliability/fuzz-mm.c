@@ -309,6 +309,23 @@ static void fz_op_munmap(struct fz_worker *w, struct fz_map *m)
 	m->len = keep * PAGE;
 }
 
+/*
+ * After a failed MREMAP_FIXED, the kernel may already have unmapped the
+ * destination (it does so before it checks the source: a source split by
+ * a partial mprotect fails with EFAULT then), and another thread may have
+ * mapped something into the hole since.  Unmap the reservation only if the
+ * whole range is still free to take back; otherwise leave it, so nobody
+ * else's mapping is ever destroyed.
+ */
+static void fz_release_reserve(void *dst, size_t len)
+{
+	void *q = mmap(dst, len, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (q != MAP_FAILED)
+		munmap(q, len);
+}
+
 static void fz_op_mremap(struct fz_worker *w, struct fz_map *m)
 {
 	size_t pages = m->len / PAGE;
@@ -346,7 +363,7 @@ static void fz_op_mremap(struct fz_worker *w, struct fz_map *m)
 		p = mremap(m->addr, m->len, m->len,
 			   MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 		if (p == MAP_FAILED) {
-			munmap(dst, m->len);
+			fz_release_reserve(dst, m->len);
 			break;
 		}
 		m->addr = p;

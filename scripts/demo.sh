@@ -11,7 +11,8 @@ build=${VCAP_BUILD_DIR:-build}
 out=$top/out
 
 sh scripts/install-deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DVCAP_BUILD_KERNEL=ON -DVCAP_BUILD_VIEWER=ON >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 kver=${VCAP_KERNEL:-$(tests/vm/vcap-vm --kernel list | sort -V | tail -n 1)}
@@ -53,10 +54,11 @@ done
 ) &
 
 echo "demo: booting $kver with the board attached"
+status=0
 tests/vm/vcap-vm --kernel "$kver" --timeout 900 --mem 2G \
 	--ivshmem-doorbell "$run/board.sock" --display "$run/monitor.sock" \
-	--share "$out" -- sh "$top/scripts/demo-guest.sh" "$top/$build" "$out"
-status=$?
+	--share "$out" -- sh "$top/scripts/demo-guest.sh" "$top/$build" "$out" ||
+	status=$?
 
 echo "demo: firmware statistics"
 "$build/firmware/vcap-fw" ctl "$run/board.sock.ctl" stats || true

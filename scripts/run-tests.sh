@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 build=${VCAP_BUILD_DIR:-build}
 
 sh scripts/install-deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DVCAP_BUILD_KERNEL=ON -DVCAP_BUILD_VIEWER=ON >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 known=$(grep -v '^#' tests/known-failing | cut -f1 | paste -sd'|' -)

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -123,21 +124,46 @@ static void fz_open(struct fz_worker *w)
 	fz_adopt_fd(w, fd, vram ? FZ_VRAM : FZ_VIDEO, acc);
 }
 
+/*
+ * What an fd really is, asked of the fd itself: a shared slot's kind and
+ * access mode can change under a reader when another thread closes the
+ * slot and puts a new file in it.
+ */
+static enum fz_kind fz_kind_of(const struct fz_target *tg, int fd)
+{
+	struct stat st, node;
+
+	if (fstat(fd, &st))
+		return FZ_NONE;
+	if (!S_ISCHR(st.st_mode))
+		return FZ_DMABUF;
+	if (!stat(tg->video, &node) && node.st_rdev == st.st_rdev)
+		return FZ_VIDEO;
+	if (tg->vram && !stat(tg->vram, &node) && node.st_rdev == st.st_rdev)
+		return FZ_VRAM;
+	return FZ_NONE;
+}
+
 static void fz_dup(struct fz_worker *w)
 {
 	struct fz_fd *f = fz_any_fd(w);
 	enum fz_kind kind;
 	int fd, acc;
 
-	if (!f)
-		return;
-	kind = f->kind;
-	acc = f->writable ? O_RDWR : f->readable ? O_RDONLY : O_WRONLY;
 	fd = fz_fd_of(f);
+	if (fd < 0)
+		return;
 	fz_describe(w, "dup(%d)", fd);
 	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (fd >= 0)
-		fz_adopt_fd(w, fd, kind, acc);
+	if (fd < 0)
+		return;
+	acc = fcntl(fd, F_GETFL);
+	kind = fz_kind_of(w->tg, fd);
+	if (acc < 0 || kind == FZ_NONE) {
+		close(fd);
+		return;
+	}
+	fz_adopt_fd(w, fd, kind, acc & O_ACCMODE);
 }
 
 static void fz_read(struct fz_worker *w)

@@ -2,7 +2,7 @@
 # The guest half of scripts/demo.sh: load vcap.ko, find the board, and run
 # bench, capture and the viewer against it.
 set -eu
-build=$1 out=$2
+build=$1 out=$2 kms_frames=${3:-300}
 kver=$(uname -r)
 stream=$build/userspace/vcap-stream
 view=$build/viewer/vcap-view
@@ -44,12 +44,16 @@ fi
 step "capture: 60 frames to a Y4M clip, then verify the stamps"
 "$stream" capture -d "$video" --fmt YUYV --size 640x480 --fps 15 -n 60 \
 	-o "$out/clip.y4m" -q
-"$stream" verify -d "$video" --fmt YUYV --size 640x480 --fps 15 -n 60 -q
+# A host too busy to run the guest on time shows here as a drop: say so,
+# and go on to the viewer.
+verified=0
+"$stream" verify -d "$video" --fmt YUYV --size 640x480 --fps 15 -n 60 -q ||
+	verified=$?
 
 step "vcap-view on the KMS display"
 modprobe bochs 2>/dev/null || modprobe bochs-drm 2>/dev/null || true
 touch "$out/.kms-running"
-"$view" -d "$video" -f YUYV -s 640x480 -r 30 -o kms --frames 150 --overlay \
+"$view" -d "$video" -f YUYV -s 640x480 -r 30 -o kms --frames "$kms_frames" --overlay \
 	|| echo "demo: the KMS output failed" >&2
 i=0
 while [ ! -e "$out/.kms-done" ] && [ $i -lt 100 ]; do
@@ -61,4 +65,8 @@ step "vcap-view in an X window (Xvfb), snapshot of what it showed"
 xvfb-run -a -s "-screen 0 1024x768x24" \
 	"$view" -d "$video" -f YUYV -s 640x480 -r 30 --frames 30 \
 	--snapshot "$out/viewer-snapshot.png"
+if [ "$verified" -ne 0 ]; then
+	echo "demo: done, but verify failed (see above)" >&2
+	exit "$verified"
+fi
 echo "demo: done"

@@ -10,19 +10,28 @@
 #include <unistd.h>
 #include <linux/vcap.h>
 
-/* /dev/vcapN by name, or any node that answers VCAP_IOC_QUERY. */
+/*
+ * /dev/vcapN by name, or any node that answers VCAP_IOC_QUERY.  The name
+ * is the node's own, not a link's: udev's /dev/v4l/by-id/vcap-SERIAL-...
+ * names a V4L2 node.
+ */
 static bool is_vram_node(const char *path)
 {
-	const char *base = strrchr(path, '/');
+	char *real = realpath(path, NULL);
+	const char *name = real ? real : path;
+	const char *base = strrchr(name, '/');
 	struct vcap_info info;
 	bool vram;
-	int fd;
+	int fd, by_name = -1;
 
-	base = base ? base + 1 : path;
+	base = base ? base + 1 : name;
 	if (!strncmp(base, "vcap", 4))
-		return true;
-	if (!strncmp(base, "video", 5))
-		return false;
+		by_name = 1;
+	else if (!strncmp(base, "video", 5))
+		by_name = 0;
+	free(real);
+	if (by_name >= 0)
+		return by_name;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;

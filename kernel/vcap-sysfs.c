@@ -1,9 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vcap statistics: per-board counters under /sys/class/vcap/vcapN/stats/. */
+/* vcap sysfs: the board's serial and its counters, /sys/class/vcap/vcapN/. */
 #include <linux/device.h>
 #include <linux/sysfs.h>
 
 #include "vcap.h"
+
+/*
+ * The serial the board published, validated at probe (printable ASCII,
+ * NUL-terminated) and constant afterwards: udev names the board's nodes
+ * by it.
+ */
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct vcap_dev *vdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", vdev->serial);
+}
+static DEVICE_ATTR_RO(serial);
+
+static struct attribute *vcap_board_attrs[] = {
+	&dev_attr_serial.attr,
+	NULL
+};
+
+static const struct attribute_group vcap_board_group = {
+	.attrs = vcap_board_attrs,
+};
 
 /* One counter of struct vcap_stats, found by its offset. */
 struct vcap_stat_attr {
@@ -56,6 +79,7 @@ static const struct attribute_group vcap_stats_group = {
 };
 
 const struct attribute_group *vcap_stats_groups[] = {
+	&vcap_board_group,
 	&vcap_stats_group,
 	NULL
 };

@@ -332,11 +332,12 @@ static int vcap_request(struct vcap_dev *vdev,
 
 /*
  * Read the active mode from the status block and check it against what
- * was asked and against the BAR.  The caller holds req_lock and the
- * presence guard.
+ * was asked and against the BAR; report a mismatch if asked to (the
+ * watchdog, which looks every tick, does not).  The caller holds req_lock
+ * and the presence guard.
  */
 static int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
-			  struct vcap_ring *ring)
+			  struct vcap_ring *ring, bool report)
 {
 	const struct vcap_format_info *fi = vcap_format_find(want->fourcc);
 	u64 end;
@@ -374,24 +375,50 @@ static int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
 	ring->valid = true;
 	return 0;
 bad:
-	dev_err(vdev->parent,
-		"board runs %p4cc %ux%u bpl %u size %u, %u slots of %llu at %llu: not what was asked or outside VRAM\n",
-		&ring->fourcc, ring->width, ring->height, ring->bytesperline,
-		ring->sizeimage, ring->num_slots, ring->slot_stride,
-		ring->ring_offset);
+	if (report)
+		dev_err(vdev->parent,
+			"board runs %p4cc %ux%u bpl %u size %u, %u slots of %llu at %llu: not what was asked or outside VRAM\n",
+			&ring->fourcc, ring->width, ring->height,
+			ring->bytesperline, ring->sizeimage, ring->num_slots,
+			ring->slot_stride, ring->ring_offset);
 	memset(ring, 0, sizeof(*ring));
 	return -EIO;
 }
 
-/* Snapshot of which slots hold frames from before this stream. */
-static void vcap_deliver_reset(struct vcap_dev *vdev)
+/*
+ * Take a ring the board acknowledged or restarted with.  Under a new
+ * mode_gen the board numbers its frames from 0 again, and every slot of
+ * that generation holds a frame not handled yet.  The caller holds
+ * req_lock and deliver_lock.
+ */
+static void vcap_deliver_set_ring(struct vcap_dev *vdev,
+				  const struct vcap_ring *ring)
+{
+	bool same = vdev->ring.valid && vdev->ring.mode_gen == ring->mode_gen;
+	unsigned int i;
+
+	lockdep_assert_held(&vdev->req_lock);
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->ring = *ring;
+	if (same)
+		return;
+	vdev->have_seq = false;
+	for (i = 0; i < VCAP_MAX_SLOTS; i++)
+		vdev->stale_lock[i] = 1;
+}
+
+/*
+ * Forget the board's sequence and note which slots hold frames from
+ * before now (the stream's start, or the board coming back), so that only
+ * newer ones are delivered.  The V4L2 sequence runs on.
+ */
+static void vcap_deliver_resync(struct vcap_dev *vdev)
 {
 	unsigned int i;
 	int idx;
 
 	lockdep_assert_held(&vdev->deliver_lock);
 	vdev->have_seq = false;
-	vdev->sequence = 0;
 	for (i = 0; i < VCAP_MAX_SLOTS; i++)
 		vdev->stale_lock[i] = 1;
 	if (!vcap_enter(vdev, &idx))
@@ -399,6 +426,14 @@ static void vcap_deliver_reset(struct vcap_dev *vdev)
 	for (i = 0; i < vdev->ring.num_slots; i++)
 		vdev->stale_lock[i] = vcap_rd32(vdev, VCAP_OFF_SLOT(i, lock));
 	vcap_exit(vdev, idx);
+}
+
+/* A new stream: V4L2 sequence 0, and no frame from before it. */
+static void vcap_deliver_reset(struct vcap_dev *vdev)
+{
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->sequence = 0;
+	vcap_deliver_resync(vdev);
 }
 
 static int vcap_board_request_start(struct vcap_dev *vdev, bool fresh)
@@ -433,13 +468,13 @@ static int vcap_board_request_start(struct vcap_dev *vdev, bool fresh)
 		if (!vcap_enter(vdev, &idx)) {
 			ret = -ENODEV;
 		} else {
-			ret = vcap_read_ring(vdev, &want, &ring);
+			ret = vcap_read_ring(vdev, &want, &ring, true);
 			vcap_exit(vdev, idx);
 		}
 	}
 	if (!ret) {
 		mutex_lock(&vdev->deliver_lock);
-		vdev->ring = ring;
+		vcap_deliver_set_ring(vdev, &ring);
 		vdev->last_mode_gen = ring.mode_gen;
 		if (fresh) {
 			vcap_deliver_reset(vdev);
@@ -688,6 +723,34 @@ static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
 }
 
 /*
+ * The board runs a mode_gen the driver did not ask for: it restarted and
+ * re-applied the request it found in memory (after "die", or a reset),
+ * and numbers its frames from 0 again.  Take its ring as an acknowledged
+ * request is taken, checked against the mode the stream runs, so that
+ * delivery resumes.  A board now in another mode keeps the old ring and
+ * is the caller's source change.  The caller holds the presence guard.
+ */
+static void vcap_follow_mode_gen(struct vcap_dev *vdev, u32 gen)
+{
+	struct vcap_ring want, ring;
+
+	/* A request in flight sets the ring itself: look again next tick. */
+	if (!mutex_trylock(&vdev->req_lock))
+		return;
+	want = vdev->ring;
+	if (want.valid && want.mode_gen != gen &&
+	    !vcap_read_ring(vdev, &want, &ring, false)) {
+		mutex_lock(&vdev->deliver_lock);
+		vcap_deliver_set_ring(vdev, &ring);
+		mutex_unlock(&vdev->deliver_lock);
+		dev_info_ratelimited(vdev->parent,
+				     "board restarted its mode (generation %u), delivery resumes\n",
+				     ring.mode_gen);
+	}
+	mutex_unlock(&vdev->req_lock);
+}
+
+/*
  * The watchdog: the heartbeat of a streaming board, its magic, a change
  * of mode or signal made by the board itself, and a delivery kick in case
  * an interrupt was lost.
@@ -712,6 +775,9 @@ static void vcap_watchdog(struct work_struct *work)
 	fourcc = vcap_rd32(vdev, VCAP_OFF_STATUS(fourcc));
 	w = vcap_rd32(vdev, VCAP_OFF_STATUS(width));
 	h = vcap_rd32(vdev, VCAP_OFF_STATUS(height));
+	if (streaming && magic == VCAP_BOARD_MAGIC &&
+	    state != VCAP_STATE_STOPPED)
+		vcap_follow_mode_gen(vdev, gen);
 	vcap_exit(vdev, idx);
 
 	timeout = msecs_to_jiffies(vcap_clamp_ms(heartbeat_timeout_ms, 200,
@@ -726,7 +792,7 @@ static void vcap_watchdog(struct work_struct *work)
 			dev_info(vdev->parent, "board is alive again\n");
 			mutex_lock(&vdev->deliver_lock);
 			vdev->board_dead = false;
-			vcap_deliver_reset(vdev);
+			vcap_deliver_resync(vdev);
 			mutex_unlock(&vdev->deliver_lock);
 		}
 	} else if (streaming && !vdev->board_dead &&
@@ -734,8 +800,12 @@ static void vcap_watchdog(struct work_struct *work)
 		vcap_board_failed(vdev, "heartbeat stopped");
 	}
 
-	if (streaming && (gen != vdev->last_mode_gen ||
-			  state != vdev->last_state)) {
+	/*
+	 * A stopped board has no mode to compare: one that restarted is
+	 * stopped until it re-applies the request in memory.
+	 */
+	if (streaming && state != VCAP_STATE_STOPPED &&
+	    (gen != vdev->last_mode_gen || state != vdev->last_state)) {
 		const struct vcap_ring *r = &vdev->ring;
 
 		if (state == VCAP_STATE_NO_SIGNAL &&

@@ -130,7 +130,11 @@ struct vcap_dev {
 	struct vcap_interval intervals[VCAP_MAX_INTERVALS];
 	unsigned int num_intervals;
 
-	/* Board requests, and the ring they set up: protected by req_lock. */
+	/*
+	 * Board requests, and the ring they set up (or the board restarted
+	 * with): protected by req_lock.  The ring is written under
+	 * deliver_lock as well, so delivery reads it under that alone.
+	 */
 	struct mutex req_lock;
 	u32 req_seq;
 	struct vcap_ring ring;

@@ -14,6 +14,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -69,6 +70,27 @@ static u64 vcap_rd64(struct vcap_dev *vdev, u32 off)
 static void vcap_wr32(struct vcap_dev *vdev, u32 off, u32 val)
 {
 	vdev->ops->write32(vdev, off, val);
+}
+
+/*
+ * What the board makes the driver say while it runs, errors and news
+ * alike, shares one rate limit per board: a board that misbehaves on
+ * purpose cannot flood the log, whichever complaint it provokes.
+ */
+static __printf(3, 4) void vcap_board_log(struct vcap_dev *vdev,
+					  const char *level,
+					  const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(&vdev->board_log_rs))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_printk(level, vdev->parent, "%pV", &vaf);
+	va_end(args);
 }
 
 static void vcap_rd_string(struct vcap_dev *vdev, u32 off, char *dst)
@@ -317,16 +339,17 @@ static int vcap_request(struct vcap_dev *vdev,
 		if (ack == seq)
 			break;
 		if (time_after(jiffies, deadline)) {
-			dev_err(vdev->parent,
-				"board did not acknowledge request %u\n", seq);
+			vcap_board_log(vdev, KERN_ERR,
+				       "board did not acknowledge request %u\n",
+				       seq);
 			return -ETIMEDOUT;
 		}
 		usleep_range(200, 1000);
 	}
 	if (err == VCAP_ERR_NONE)
 		return 0;
-	dev_err(vdev->parent, "board refused request %u: error %u\n", seq,
-		err);
+	vcap_board_log(vdev, KERN_ERR, "board refused request %u: error %u\n",
+		       seq, err);
 	return err == VCAP_ERR_BUSY ? -EBUSY : -EINVAL;
 }
 
@@ -376,8 +399,8 @@ static int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
 	return 0;
 bad:
 	if (report)
-		dev_err(vdev->parent,
-			"board runs %p4cc %ux%u bpl %u size %u, %u slots of %llu at %llu: not what was asked or outside VRAM\n",
+		vcap_board_log(vdev, KERN_ERR,
+			       "board runs %p4cc %ux%u bpl %u size %u, %u slots of %llu at %llu: not what was asked or outside VRAM\n",
 			&ring->fourcc, ring->width, ring->height,
 			ring->bytesperline, ring->sizeimage, ring->num_slots,
 			ring->slot_stride, ring->ring_offset);
@@ -713,7 +736,7 @@ void vcap_status_changed(struct vcap_dev *vdev)
 static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
 {
 	atomic64_inc(&vdev->stats.errors);
-	dev_err_ratelimited(vdev->parent, "board fault: %s\n", why);
+	vcap_board_log(vdev, KERN_ERR, "board fault: %s\n", why);
 	mutex_lock(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	vdev->board_dead = true;
@@ -743,9 +766,9 @@ static void vcap_follow_mode_gen(struct vcap_dev *vdev, u32 gen)
 		mutex_lock(&vdev->deliver_lock);
 		vcap_deliver_set_ring(vdev, &ring);
 		mutex_unlock(&vdev->deliver_lock);
-		dev_info_ratelimited(vdev->parent,
-				     "board restarted its mode (generation %u), delivery resumes\n",
-				     ring.mode_gen);
+		vcap_board_log(vdev, KERN_INFO,
+			       "board restarted its mode (generation %u), delivery resumes\n",
+			       ring.mode_gen);
 	}
 	mutex_unlock(&vdev->req_lock);
 }
@@ -789,7 +812,8 @@ static void vcap_watchdog(struct work_struct *work)
 		vdev->last_heartbeat = hb;
 		vdev->heartbeat_jiffies = jiffies;
 		if (vdev->board_dead && streaming) {
-			dev_info(vdev->parent, "board is alive again\n");
+			vcap_board_log(vdev, KERN_INFO,
+				       "board is alive again\n");
 			mutex_lock(&vdev->deliver_lock);
 			vdev->board_dead = false;
 			vcap_deliver_resync(vdev);
@@ -820,7 +844,8 @@ static void vcap_watchdog(struct work_struct *work)
 	vdev->last_mode_gen = gen;
 	vdev->last_state = state;
 	if (change) {
-		dev_info(vdev->parent, "board changed its mode or signal\n");
+		vcap_board_log(vdev, KERN_INFO,
+			       "board changed its mode or signal\n");
 		mutex_lock(&vdev->lock);
 		vcap_v4l2_source_change(vdev, resolution);
 		mutex_unlock(&vdev->lock);
@@ -885,6 +910,8 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	vdev->ops = ops;
 	vdev->board = board;
 	vdev->bar_size = bar_size;
+	ratelimit_state_init(&vdev->board_log_rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
 	mutex_init(&vdev->req_lock);
 	mutex_init(&vdev->deliver_lock);
 	mutex_init(&vdev->lock);

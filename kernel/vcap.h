@@ -14,6 +14,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/wait.h>
@@ -167,6 +168,7 @@ struct vcap_dev {
 	atomic64_t notify_ns;		/* time of the last frame-done */
 
 	struct vcap_stats stats;
+	struct ratelimit_state board_log_rs;	/* what the board makes us say */
 
 	/* V4L2: the format is protected by lock, the queue's lock. */
 	struct mutex lock;

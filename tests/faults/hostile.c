@@ -11,6 +11,7 @@
  */
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "fx.h"
@@ -49,6 +50,8 @@ static void reader(void)
 
 	signal(SIGTERM, on_term);
 	signal(SIGBUS, on_sigbus);
+	/* A test that stops at a failed assertion leaves no reader behind. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (vk_find_vram(path, sizeof(path), NULL, 0) < 0)
 		_exit(22);
 	fd = open(path, O_RDONLY);
@@ -242,13 +245,18 @@ TEST_TIMEOUT(hostile_board, 3600)
 	ASSERT_EQ(fx_vram_name(name, sizeof(name)), 0);
 	for (i = 0; i < 4; i++)
 		st0[i] = vk_stat(name, stats[i]);
-	kfd = fx_klog_open();
-	ASSERT_GE(kfd, 0);
-	ASSERT_EQ(restart(&s, false, 5), 0);
+	/*
+	 * The reader is forked before the stream opens: a child holding a
+	 * copy of the stream's fd (and its buffer mappings) would keep the
+	 * queue owned, and every later restart would get EBUSY.
+	 */
 	rpid = fork();
 	ASSERT_GE(rpid, 0);
 	if (rpid == 0)
 		reader();
+	kfd = fx_klog_open();
+	ASSERT_GE(kfd, 0);
+	ASSERT_EQ(restart(&s, false, 5), 0);
 	t0 = fx_now();
 	watch(_vtest, &s, 1, &t);
 

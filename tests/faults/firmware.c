@@ -7,6 +7,7 @@
  * sends V4L2_EVENT_SOURCE_CHANGE, never delivers a bad frame, and
  * streaming resumes without reloading anything.
  */
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include "fx.h"
@@ -55,6 +56,30 @@ static double warm_up(struct vk_stream *s, unsigned int n)
 	return n ? 0 : last;
 }
 
+/*
+ * A fault sent from a thread: the firmware fails while the application
+ * goes on queueing buffers, as it would on a real board.  Blocked in the
+ * relay's round trip instead, the application would let every buffer
+ * fill, and a board that dies would find none queued to return.
+ */
+struct fault_cmd {
+	const char *kind;
+	unsigned int ms;
+	int status;
+	double t_ack;
+	bool done;		/* written last, with release */
+};
+
+static void *fault_send(void *arg)
+{
+	struct fault_cmd *c = arg;
+
+	c->status = fx_fw(NULL, 0, "fault %s %u", c->kind, c->ms);
+	c->t_ack = fx_now();
+	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
 struct outcome {
 	double detect;		/* fault sent -> first error buffer */
 	double detect_min;	/* fault acknowledged -> first error buffer */
@@ -78,8 +103,11 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	struct v4l2_buffer b;
 	struct vcap_stamp st;
 	struct vk_stream s;
-	double last_good, t_sent, t_ack, t0, now;
-
+	/* Static: a failed assertion returns while the thread may run. */
+	static struct fault_cmd cmd;
+	double last_good, t_sent, t_err = 0, t0, now;
+	pthread_t thr;
+	bool acked = false;
 	char name[32];
 	long long e0;
 
@@ -90,15 +118,21 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	fx_frame_fmt(&s, &ff);
 	last_good = warm_up(&s, 10);
 	ASSERT_GT(last_good, 0);
+	cmd = (struct fault_cmd){ .kind = kind, .ms = ms };
 	t_sent = fx_now();
-	ASSERT_EQ(fx_fw(NULL, 0, "fault %s %u", kind, ms), 0);
-	t_ack = fx_now();
+	ASSERT_EQ(pthread_create(&thr, NULL, fault_send, &cmd), 0);
 	/*
 	 * Watch at least for the fault's duration, then until ten good
 	 * frames have followed the longest gap between good frames.
 	 */
 	for (t0 = fx_now(); fx_now() - t0 < 20 &&
-	     (fx_now() - t_ack < ms / 1000.0 + 0.5 || o->after < 10);) {
+	     (!acked || fx_now() - cmd.t_ack < ms / 1000.0 + 0.5 ||
+	      o->after < 10);) {
+		if (!acked && __atomic_load_n(&cmd.done, __ATOMIC_ACQUIRE)) {
+			acked = true;
+			if (cmd.status)
+				break;
+		}
 		if (dq(&s, &b, 500) < 0) {
 			if (errno == ETIMEDOUT)
 				continue;
@@ -117,10 +151,8 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 		}
 		now = fx_now();
 		if (b.flags & V4L2_BUF_FLAG_ERROR) {
-			if (!o->errors++) {
-				o->detect = now - t_sent;
-				o->detect_min = now - t_ack;
-			}
+			if (!o->errors++)
+				t_err = now;
 		} else if (vcap_stamp_check(&ff, s.map[b.index], b.bytesused,
 					    &st) != VCAP_STAMP_OK ||
 			   b.bytesused != s.pix.sizeimage) {
@@ -134,6 +166,12 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 			last_good = now;
 		}
 		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	pthread_join(thr, NULL);
+	ASSERT_EQ(cmd.status, 0);
+	if (o->errors) {
+		o->detect = t_err - t_sent;
+		o->detect_min = t_err - cmd.t_ack;
 	}
 	vk_stream_stop(&s);
 	o->board_errors = vk_stat(name, "errors") - e0;

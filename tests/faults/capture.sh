@@ -1,0 +1,125 @@
+#!/bin/sh
+# Nothing lost: vcap-stream capture to a Y4M file on the PCI board while
+# (1) the firmware dies for 3 s mid-stream and comes back, and (2) the
+# board is unbound mid-stream.  Each time the file must be a header and
+# whole frames only, hold enough frames, and the tool must say what
+# happened on stderr; afterwards a live verify proves the stream whole.
+# Runs in the guest under faults.sh (FX_RPC reaches the firmware).
+# Usage: capture.sh VCAP-STREAM
+set -u
+tool=$1
+out=/tmp/fx-capture
+fails=0
+say() { echo "fx-capture: $*"; }
+fail() { echo "fx-capture: FAIL: $*" >&2; fails=$((fails + 1)); }
+mkdir -p "$out"
+
+# fw ARGS...: one "vcap-fw ctl" request through the host's relay.
+fw_n=0
+fw() {
+	fw_n=$((fw_n + 1))
+	echo "$*" >"$FX_RPC/tmp.sh.$fw_n"
+	mv "$FX_RPC/tmp.sh.$fw_n" "$FX_RPC/cmd.sh.$fw_n"
+	i=0
+	while [ ! -f "$FX_RPC/out.sh.$fw_n" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -q '^status 0$' "$FX_RPC/out.sh.$fw_n" 2>/dev/null
+}
+
+# y4m_check FILE: prints the number of whole frames; fails unless the
+# file is a 4:2:2 header and whole frames only.
+y4m_check() {
+	python3 - "$1" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+hdr, _, rest = d.partition(b"\n")
+assert hdr.startswith(b"YUV4MPEG2 "), hdr
+f = dict((t[:1], t[1:]) for t in hdr.split(b" ")[1:])
+w, h = int(f[b"W"]), int(f[b"H"])
+assert f.get(b"C") == b"422", "not 4:2:2: %r" % f.get(b"C")
+size = w * h * 2
+n = 0
+while rest:
+    assert rest[:6] == b"FRAME\n", "frame %d: no FRAME marker" % n
+    assert len(rest) >= 6 + size, "frame %d truncated" % n
+    n += 1
+    rest = rest[6 + size:]
+print(n)
+PY
+}
+
+video=
+for d in /sys/class/video4linux/video*; do
+	case $(cat "$d/name" 2>/dev/null) in vcap*) video=/dev/${d##*/} ;; esac
+done
+[ -n "$video" ] || { echo "fx-capture: no vcap V4L2 node" >&2; exit 1; }
+pci=$(ls /sys/bus/pci/drivers/vcap | grep '^0000:' | head -n 1)
+[ -n "$pci" ] || { echo "fx-capture: no PCI board bound to vcap" >&2; exit 1; }
+say "board $pci, V4L2 node $video"
+mode="--fmt YUYV --size 640x480 --fps 30"
+
+# verify_stream WHAT: the stream is whole again (order, stamps, no drops).
+# A host that stalls the guest for a frame period shows as a drop, so at
+# 15 fps and one more attempt, each reported.
+verify_stream() {
+	for attempt in 1 2; do
+		"$tool" verify -d "$video" --fmt YUYV --size 640x480 --fps 15 \
+			-n 30 -q >"$out/verify.txt" 2>&1 && return 0
+		say "$1, attempt $attempt: $(cat "$out/verify.txt")"
+	done
+	fail "$1: $(cat "$out/verify.txt")"
+}
+
+# 1. The firmware dies for 3 s while a 12 s capture runs.
+"$tool" capture -d "$video" $mode -t 12 -o "$out/die.y4m" 2>"$out/die.err" &
+pid=$!
+sleep 3
+fw fault die 3000 || fail "the firmware did not take 'fault die 3000'"
+t=0
+while kill -0 $pid 2>/dev/null && [ $t -lt 40 ]; do sleep 1; t=$((t + 1)); done
+if kill -0 $pid 2>/dev/null; then
+	fail "capture still running 40 s into a 12 s capture"
+	kill $pid
+fi
+wait $pid
+st=$?
+n=$(y4m_check "$out/die.y4m") || { fail "firmware death: not a whole Y4M file"; n=0; }
+say "firmware death: status $st, $n whole frames; stderr: $(tr '\n' '|' <"$out/die.err")"
+# At 30 fps over 12 s less the outage (3 s, and the time to notice it and
+# to come back) at least a third of the frames must be there.
+[ "$n" -ge 120 ] || fail "firmware death: only $n frames in 12 s"
+# What happened is said: the outage shows as dropped or bad frames.
+grep -Eq '(^|[ ,])[1-9][0-9]* (dropped|bad)' "$out/die.err" ||
+	fail "firmware death: the tool did not say frames were lost: $(cat "$out/die.err")"
+# After the outage the stream is whole again.
+verify_stream "after the firmware came back"
+
+# 2. The board is unbound under a 60 s capture.
+"$tool" capture -d "$video" $mode -t 60 -o "$out/unbind.y4m" 2>"$out/unbind.err" &
+pid=$!
+sleep 3
+echo "$pci" >/sys/bus/pci/drivers/vcap/unbind || fail "unbind $pci"
+t=0
+while kill -0 $pid 2>/dev/null && [ $t -lt 20 ]; do sleep 1; t=$((t + 1)); done
+if kill -0 $pid 2>/dev/null; then
+	fail "capture still running 20 s after the board went away"
+	kill $pid
+fi
+wait $pid
+st=$?
+n=$(y4m_check "$out/unbind.y4m") || { fail "unbind: not a whole Y4M file"; n=0; }
+say "unbind: status $st after ${t} s, $n whole frames; stderr: $(tr '\n' '|' <"$out/unbind.err")"
+[ $st -eq 1 ] || fail "unbind: status $st, want 1"
+[ "$n" -gt 0 ] || fail "unbind: no frame kept"
+grep -Eq "$video.*(No such device|device error|Input/output error)" "$out/unbind.err" ||
+	fail "unbind: the error does not name the device and the cause: $(cat "$out/unbind.err")"
+
+echo "$pci" >/sys/bus/pci/drivers/vcap/bind || fail "rebind $pci"
+t=0
+until [ -e "$video" ] || [ $t -ge 50 ]; do sleep 0.2; t=$((t + 1)); done
+verify_stream "after rebind"
+
+[ $fails -eq 0 ] && say "ok" || say "$fails failures"
+[ $fails -eq 0 ]

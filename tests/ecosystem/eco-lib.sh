@@ -37,6 +37,12 @@ eco_load() {
 		ko=$1
 		shift
 		[ -f "$ko" ] || eco_fail "$ko not found"
+		# A build tree that stopped building the module keeps its old
+		# vcap.ko: name it, or its old defects look like new ones.
+		newer=$(find "$(dirname "$0")/../../kernel" -name '*.[ch]' \
+			-newer "$ko" 2>/dev/null | head -n 1)
+		[ -z "$newer" ] ||
+			eco_log "warning: $ko is older than $newer: a stale build?"
 		deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 		[ -z "$deps" ] || modprobe -a $deps || eco_fail "modprobe $deps"
 		[ $# -gt 0 ] || set -- soft_boards=1

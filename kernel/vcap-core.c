@@ -571,37 +571,49 @@ static void vcap_requeue_buffer(struct vcap_dev *vdev, struct vcap_buffer *buf)
 }
 
 /*
- * Find the oldest slot holding a frame this stream has not handled yet.
- * Returns the slot, or -1.
+ * Find the next slot to deliver: the oldest frame this stream has not
+ * handled yet, unless the board is about to write over it.  The board
+ * fills slots in turn, so the oldest of a full ring is the next one it
+ * rewrites; a reader that has fallen behind takes the oldest of the
+ * num_slots - 1 newest frames instead, and never copies a slot while it
+ * is being replaced.  Returns the slot, or -1.
  */
 static int vcap_pick_slot(struct vcap_dev *vdev, struct vcap_board_slot *out,
 			  u32 *out_lock)
 {
 	const struct vcap_ring *ring = &vdev->ring;
-	struct vcap_board_slot hdr;
+	struct vcap_board_slot hdr[VCAP_MAX_SLOTS];
+	u32 lock[VCAP_MAX_SLOTS];
+	u64 seq[VCAP_MAX_SLOTS];
+	bool fresh[VCAP_MAX_SLOTS] = {};
+	u64 newest = 0, window;
 	int best = -1;
-	u64 best_seq = 0;
-	u32 i, lock;
+	u32 i;
 
 	for (i = 0; i < ring->num_slots; i++) {
-		u64 seq;
-
-		if (!vcap_read_slot(vdev, i, &hdr, &lock))
+		if (!vcap_read_slot(vdev, i, &hdr[i], &lock[i]))
 			continue;
-		if (lock == vdev->stale_lock[i])
+		if (lock[i] == vdev->stale_lock[i])
 			continue;
 		vdev->stale_lock[i] = 1;	/* odd: never matches again */
-		if (le32_to_cpu(hdr.mode_gen) != ring->mode_gen)
+		if (le32_to_cpu(hdr[i].mode_gen) != ring->mode_gen)
 			continue;
-		seq = le64_to_cpu(hdr.sequence);
-		if (vdev->have_seq && seq <= vdev->last_board_seq)
+		seq[i] = le64_to_cpu(hdr[i].sequence);
+		if (vdev->have_seq && seq[i] <= vdev->last_board_seq)
 			continue;
-		if (best < 0 || seq < best_seq) {
+		fresh[i] = true;
+		newest = max(newest, seq[i]);
+	}
+	window = ring->num_slots > 2 ? ring->num_slots - 2 : 0;
+	for (i = 0; i < ring->num_slots; i++) {
+		if (!fresh[i] || seq[i] + window < newest)
+			continue;
+		if (best < 0 || seq[i] < seq[best])
 			best = i;
-			best_seq = seq;
-			*out = hdr;
-			*out_lock = lock;
-		}
+	}
+	if (best >= 0) {
+		*out = hdr[best];
+		*out_lock = lock[best];
 	}
 	return best;
 }
@@ -689,22 +701,23 @@ static void vcap_deliver_work(struct work_struct *work)
 	if (!vcap_enter(vdev, &idx))
 		goto out;
 	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
-		u64 seq;
+		u64 seq, gap;
+		u32 skip;
 
 		slot = vcap_pick_slot(vdev, &hdr, &lock);
 		if (slot < 0)
 			break;
 		seq = le64_to_cpu(hdr.sequence);
-		if (vdev->have_seq && seq - vdev->last_board_seq > 1) {
-			u64 gap = seq - vdev->last_board_seq - 1;
-
-			atomic64_add(gap, &vdev->stats.dropped);
-			vdev->sequence += (u32)min_t(u64, gap, U32_MAX / 2);
-		}
+		/* Frames the board made that this stream never got. */
+		gap = vdev->have_seq ? seq - vdev->last_board_seq - 1 : 0;
+		skip = (u32)min_t(u64, gap, U32_MAX / 2);
+		vdev->sequence += skip;
 		if (!vcap_deliver_one(vdev, slot, &hdr, lock)) {
-			/* Rewritten under us: the slot is newer now. */
+			/* Rewritten under us: nothing delivered, look again. */
+			vdev->sequence -= skip;
 			continue;
 		}
+		atomic64_add(gap, &vdev->stats.dropped);
 		vdev->have_seq = true;
 		vdev->last_board_seq = seq;
 		vdev->sequence++;

@@ -60,6 +60,22 @@ pci=$(ls /sys/bus/pci/drivers/vcap | grep '^0000:' | head -n 1)
 say "board $pci, V4L2 node $video"
 mode="--fmt YUYV --size 640x480 --fps 30"
 
+# finish PID LIMIT WHEN: wait for a capture at most LIMIT seconds; sets
+# st (its status) and t (the seconds waited).
+finish() {
+	t=0
+	while kill -0 "$1" 2>/dev/null && [ $t -lt "$2" ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		fail "capture still running $3"
+		kill "$1"
+	fi
+	wait "$1"
+	st=$?
+}
+
 # verify_stream WHAT: the stream is whole again (order, stamps, no drops).
 # A host that stalls the guest for a frame period shows as a drop, so at
 # 15 fps and one more attempt, each reported.
@@ -77,14 +93,7 @@ verify_stream() {
 pid=$!
 sleep 3
 fw fault die 3000 || fail "the firmware did not take 'fault die 3000'"
-t=0
-while kill -0 $pid 2>/dev/null && [ $t -lt 40 ]; do sleep 1; t=$((t + 1)); done
-if kill -0 $pid 2>/dev/null; then
-	fail "capture still running 40 s into a 12 s capture"
-	kill $pid
-fi
-wait $pid
-st=$?
+finish $pid 40 "40 s into a 12 s capture"
 n=$(y4m_check "$out/die.y4m") || { fail "firmware death: not a whole Y4M file"; n=0; }
 say "firmware death: status $st, $n whole frames; stderr: $(tr '\n' '|' <"$out/die.err")"
 # At 30 fps over 12 s less the outage (3 s, and the time to notice it and
@@ -101,14 +110,7 @@ verify_stream "after the firmware came back"
 pid=$!
 sleep 3
 echo "$pci" >/sys/bus/pci/drivers/vcap/unbind || fail "unbind $pci"
-t=0
-while kill -0 $pid 2>/dev/null && [ $t -lt 20 ]; do sleep 1; t=$((t + 1)); done
-if kill -0 $pid 2>/dev/null; then
-	fail "capture still running 20 s after the board went away"
-	kill $pid
-fi
-wait $pid
-st=$?
+finish $pid 20 "20 s after the board went away"
 n=$(y4m_check "$out/unbind.y4m") || { fail "unbind: not a whole Y4M file"; n=0; }
 say "unbind: status $st after ${t} s, $n whole frames; stderr: $(tr '\n' '|' <"$out/unbind.err")"
 [ $st -eq 1 ] || fail "unbind: status $st, want 1"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# v4l2-compliance -s -f against vcap with the tool that matches the
+# v4l2-compliance -s (and -f) against vcap with the tool that matches the
 # running kernel (tests/vm/v4l2-compliance).  Where that tool is newer
 # than nothing the kernel knows (1.30 judging 6.12) vcap must show 0
 # failures and 0 warnings.  Where the tool predates the kernel (Debian
@@ -40,7 +40,14 @@ dev=$(node_named 'vcap-*') || { echo "compliance: no vcap node" >&2; exit 1; }
 # own generator runs at here.
 v4l2-ctl -d "$dev" --set-parm=5 >/dev/null ||
 	{ echo "compliance: cannot set the frame rate" >&2; exit 1; }
-"$comp" -d "$dev" -s -f >"$out/vcap.txt" 2>&1
+# Streaming every format and size (-f) takes most of ten minutes under
+# emulation; the format code is the same on every kernel, so -f runs with
+# the tool that judges strictly (1.30 on 6.12) and the old kernel gets -s.
+case $(uname -r) in
+[0-5].*|6.[0-9].*|6.1[01].*) all_formats= ;;
+*) all_formats=-f ;;
+esac
+"$comp" -d "$dev" -s $all_formats >"$out/vcap.txt" 2>&1
 rmmod vcap || { echo "compliance: rmmod vcap failed" >&2; exit 1; }
 summary=$(grep -E '^Total for vcap device' "$out/vcap.txt")
 if [ -z "$summary" ]; then

@@ -47,7 +47,15 @@ case $(uname -r) in
 [0-5].*|6.[0-9].*|6.1[01].*) all_formats= ;;
 *) all_formats=-f ;;
 esac
-"$comp" -d "$dev" -s $all_formats >"$out/vcap.txt" 2>&1
+# A guest that the host stalls for a frame period shows a sequence gap,
+# which the streaming tests warn about: such a run is repeated once, and
+# the second run is the one judged.
+for attempt in 1 2; do
+	"$comp" -d "$dev" -s $all_formats >"$out/vcap.txt" 2>&1
+	grep -q 'warn: .*got sequence number' "$out/vcap.txt" || break
+	[ $attempt -eq 1 ] &&
+		echo "compliance: a sequence gap in the streaming tests (a stalled guest?); once more"
+done
 rmmod vcap || { echo "compliance: rmmod vcap failed" >&2; exit 1; }
 summary=$(grep -E '^Total for vcap device' "$out/vcap.txt")
 if [ -z "$summary" ]; then

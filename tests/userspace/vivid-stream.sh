@@ -23,22 +23,7 @@ say "vivid capture node: $dev"
 # y4m_frames FILE: prints the number of whole frames; fails unless the
 # file is a header and whole frames only.
 y4m_frames() {
-	python3 - "$1" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-hdr, _, rest = d.partition(b"\n")
-f = dict((t[:1], t[1:]) for t in hdr.split(b" ")[1:])
-assert hdr.startswith(b"YUV4MPEG2 "), hdr
-w, h, c = int(f[b"W"]), int(f[b"H"]), f.get(b"C", b"420jpeg")
-size = {b"422": w * h * 2, b"mono": w * h}.get(c, w * h * 3 // 2)
-n = 0
-while rest:
-    assert rest[:6] == b"FRAME\n", "frame %d: no FRAME marker" % n
-    assert len(rest) >= 6 + size, "frame %d truncated" % n
-    rest = rest[6 + size:]
-    n += 1
-print(n)
-PY
+	python3 "$(dirname "$0")/y4m-frames.py" "$1"
 }
 
 # list and formats name the device and its YUYV sizes.

@@ -131,15 +131,15 @@ static void fz_open(struct fz_worker *w)
  */
 static enum fz_kind fz_kind_of(const struct fz_target *tg, int fd)
 {
-	struct stat st, node;
+	struct stat st;
 
 	if (fstat(fd, &st))
 		return FZ_NONE;
 	if (!S_ISCHR(st.st_mode))
 		return FZ_DMABUF;
-	if (!stat(tg->video, &node) && node.st_rdev == st.st_rdev)
+	if (st.st_rdev == tg->video_rdev)
 		return FZ_VIDEO;
-	if (tg->vram && !stat(tg->vram, &node) && node.st_rdev == st.st_rdev)
+	if (tg->vram && st.st_rdev == tg->vram_rdev)
 		return FZ_VRAM;
 	return FZ_NONE;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
 
@@ -470,8 +471,11 @@ void fz_probe_v4l2(struct fz_target *tg, int fd)
 {
 	struct v4l2_capability cap = { 0 };
 	struct v4l2_queryctrl qc = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+	struct stat st;
 	unsigned int i;
 
+	if (!fstat(fd, &st))
+		tg->video_rdev = st.st_rdev;
 	tg->buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	if (ioctl(fd, VIDIOC_QUERYCAP, &cap) == 0 &&
 	    ((cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -14,6 +15,7 @@
 int fz_probe_vram(struct fz_target *tg)
 {
 	struct vcap_info info;
+	struct stat st;
 	int fd = open(tg->vram, O_RDONLY);
 
 	if (fd < 0) {
@@ -21,6 +23,8 @@ int fz_probe_vram(struct fz_target *tg)
 			strerror(errno));
 		return -1;
 	}
+	if (!fstat(fd, &st))
+		tg->vram_rdev = st.st_rdev;
 	memset(&info, 0, sizeof(info));
 	if (ioctl(fd, VCAP_IOC_QUERY, &info)) {
 		fprintf(stderr, "vcap-fuzz: VCAP_IOC_QUERY: %s\n",

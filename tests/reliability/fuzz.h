@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define FZ_PRIV_FDS	3	/* owned by one thread: invariants hold */
@@ -25,6 +26,7 @@ enum fz_kind {
 struct fz_target {
 	const char *video;		/* V4L2 node */
 	const char *vram;		/* VRAM node, or NULL */
+	dev_t video_rdev, vram_rdev;	/* their device numbers */
 	uint32_t buf_type;		/* the node's capture buffer type */
 	uint64_t vram_map_size;		/* from VCAP_IOC_QUERY */
 	uint64_t vram_frame_offset;

@@ -408,6 +408,17 @@ bad:
 	return -EIO;
 }
 
+/* Forget the board's sequence; every slot may hold a frame to deliver. */
+static void vcap_deliver_forget(struct vcap_dev *vdev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->have_seq = false;
+	for (i = 0; i < VCAP_MAX_SLOTS; i++)
+		vdev->stale_lock[i] = 1;	/* odd: matches no slot */
+}
+
 /*
  * Take a ring the board acknowledged or restarted with.  Under a new
  * mode_gen the board numbers its frames from 0 again, and every slot of
@@ -418,16 +429,11 @@ static void vcap_deliver_set_ring(struct vcap_dev *vdev,
 				  const struct vcap_ring *ring)
 {
 	bool same = vdev->ring.valid && vdev->ring.mode_gen == ring->mode_gen;
-	unsigned int i;
 
 	lockdep_assert_held(&vdev->req_lock);
-	lockdep_assert_held(&vdev->deliver_lock);
 	vdev->ring = *ring;
-	if (same)
-		return;
-	vdev->have_seq = false;
-	for (i = 0; i < VCAP_MAX_SLOTS; i++)
-		vdev->stale_lock[i] = 1;
+	if (!same)
+		vcap_deliver_forget(vdev);
 }
 
 /*
@@ -440,10 +446,7 @@ static void vcap_deliver_resync(struct vcap_dev *vdev)
 	unsigned int i;
 	int idx;
 
-	lockdep_assert_held(&vdev->deliver_lock);
-	vdev->have_seq = false;
-	for (i = 0; i < VCAP_MAX_SLOTS; i++)
-		vdev->stale_lock[i] = 1;
+	vcap_deliver_forget(vdev);
 	if (!vcap_enter(vdev, &idx))
 		return;
 	for (i = 0; i < vdev->ring.num_slots; i++)

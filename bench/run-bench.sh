@@ -125,8 +125,8 @@ for k in $kernels; do
 	# shellcheck disable=SC2086
 	# no_timer_check: on a loaded host the emulated timer can miss the
 	# kernel's early IO-APIC check, which then panics at boot.
-	# The guest sees the host's root, but /tmp is its own: run the guest
-	# script from the shared build directory.
+	# The guest script runs from a copy beside the results, in the shared
+	# build directory.
 	cp "$here/guest-bench.sh" "$res/guest-bench.sh"
 	"$repo/tests/vm/vcap-vm" --kernel "$k" --timeout 1500 --share "$build" \
 		--append no_timer_check --log "$out/dmesg.txt" $vm_args -- \

@@ -11,7 +11,7 @@ vm=$1 kver=$2 fw=$3 kmod=$4 timeout=$5 params=$6
 shift 6
 [ "${1:-}" = "--" ] && shift
 here=$(cd "$(dirname "$0")" && pwd)
-# Not under /tmp: the guest mounts its own tmpfs there, over any share.
+# The relay's directory, shared with the guest.
 dir=$(mktemp -d /var/tmp/vcap-faults.XXXXXX) || exit 1
 fwpid= relay=
 cleanup() {

@@ -45,6 +45,8 @@ MODULE_PARM_DESC(heartbeat_timeout_ms,
 #define VCAP_WATCHDOG_MS	100
 /* Reads of a slot header before it counts as busy. */
 #define VCAP_SLOT_RETRIES	4
+/* Torn copies in a row before a buffer returns with the error flag. */
+#define VCAP_MAX_TORN		3
 
 static DEFINE_IDA(vcap_ida);
 
@@ -579,10 +581,12 @@ static void vcap_requeue_buffer(struct vcap_dev *vdev, struct vcap_buffer *buf)
  * fills slots in turn, so the oldest of a full ring is the next one it
  * rewrites; a reader that has fallen behind takes the oldest of the
  * num_slots - 1 newest frames instead, and never copies a slot while it
- * is being replaced.  Returns the slot, or -1.
+ * is being replaced.  After a torn copy the reader is slower than that
+ * margin, and takes the newest frame, the last the board rewrites.
+ * Returns the slot, or -1.
  */
-static int vcap_pick_slot(struct vcap_dev *vdev, struct vcap_board_slot *out,
-			  u32 *out_lock)
+static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
+			  struct vcap_board_slot *out, u32 *out_lock)
 {
 	const struct vcap_ring *ring = &vdev->ring;
 	struct vcap_board_slot hdr[VCAP_MAX_SLOTS];
@@ -607,7 +611,7 @@ static int vcap_pick_slot(struct vcap_dev *vdev, struct vcap_board_slot *out,
 		fresh[i] = true;
 		newest = max(newest, seq[i]);
 	}
-	window = ring->num_slots > 2 ? ring->num_slots - 2 : 0;
+	window = ring->num_slots > 2 && !newest_only ? ring->num_slots - 2 : 0;
 	for (i = 0; i < ring->num_slots; i++) {
 		if (!fresh[i] || seq[i] + window < newest)
 			continue;
@@ -621,26 +625,42 @@ static int vcap_pick_slot(struct vcap_dev *vdev, struct vcap_board_slot *out,
 	return best;
 }
 
-static void vcap_complete(struct vcap_dev *vdev, struct vcap_buffer *buf,
-			  enum vb2_buffer_state state)
+/*
+ * A buffer is filled outside the queue lock and completes under it, in
+ * vcap_deliver_complete(): until then it waits on done_list.
+ */
+static void vcap_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
+			   u32 sequence, enum vb2_buffer_state state)
 {
-	buf->vb.sequence = vdev->sequence;
+	unsigned long flags;
+
+	buf->vb.sequence = sequence;
 	buf->vb.field = V4L2_FIELD_NONE;
 	buf->vb.vb2_buf.timestamp = ktime_get_ns();
 	if (state != VB2_BUF_STATE_DONE)
 		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, 0);
-	vb2_buffer_done(&buf->vb.vb2_buf, state);
+	buf->state = state;
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add_tail(&buf->list, &vdev->done_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
 }
 
+enum vcap_copy {
+	VCAP_COPY_DONE,		/* the frame was handled: delivered or not */
+	VCAP_COPY_TORN,		/* the slot was rewritten during the copy */
+};
+
 /*
- * Deliver one board frame from slot into the next queued buffer.
- * Returns false if the slot was rewritten during the copy.
+ * Deliver one board frame from slot into the next queued buffer, as V4L2
+ * sequence number sequence.  A copy the board tears is retried with a
+ * newer frame, unless this was the last try: then the buffer returns
+ * with V4L2_BUF_FLAG_ERROR rather than the stream going silent.
  */
-static bool vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
-			     const struct vcap_board_slot *hdr, u32 lock)
+static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
+				       const struct vcap_board_slot *hdr,
+				       u32 lock, u32 sequence, bool last_try)
 {
 	const struct vcap_ring *ring = &vdev->ring;
-	u64 seq = le64_to_cpu(hdr->sequence);
 	u32 flags = le32_to_cpu(hdr->flags);
 	u32 used = le32_to_cpu(hdr->bytesused);
 	struct vcap_buffer *buf;
@@ -649,18 +669,18 @@ static bool vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	buf = vcap_next_buffer(vdev);
 	if (!buf) {
 		atomic64_inc(&vdev->stats.dropped);
-		return true;
+		return VCAP_COPY_DONE;
 	}
 	if ((flags & (VCAP_SLOT_ERROR | VCAP_SLOT_NO_SIGNAL)) ||
 	    used != ring->sizeimage) {
 		atomic64_inc(&vdev->stats.rejected);
-		vcap_complete(vdev, buf, VB2_BUF_STATE_ERROR);
-		return true;
+		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		return VCAP_COPY_DONE;
 	}
 	dst = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
 	if (!dst || vb2_plane_size(&buf->vb.vb2_buf, 0) < ring->sizeimage) {
-		vcap_complete(vdev, buf, VB2_BUF_STATE_ERROR);
-		return true;
+		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		return VCAP_COPY_DONE;
 	}
 	vdev->ops->copy_from(vdev, dst,
 			     ring->ring_offset + slot * ring->slot_stride,
@@ -669,35 +689,60 @@ static bool vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	rmb();
 	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
 		atomic64_inc(&vdev->stats.torn);
+		if (last_try) {
+			vcap_fill_done(vdev, buf, sequence,
+				       VB2_BUF_STATE_ERROR);
+			return VCAP_COPY_DONE;
+		}
 		vcap_requeue_buffer(vdev, buf);
-		return false;
+		return VCAP_COPY_TORN;
 	}
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, ring->sizeimage);
-	vcap_complete(vdev, buf, VB2_BUF_STATE_DONE);
+	vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_DONE);
 	atomic64_inc(&vdev->stats.delivered);
 	atomic64_set(&vdev->stats.latency_ns,
 		     ktime_get_ns() - atomic64_read(&vdev->notify_ns));
-	(void)seq;
-	return true;
+	return VCAP_COPY_DONE;
 }
 
+/*
+ * Complete the filled buffers under the queue lock, as vivid's complete:
+ * a buffer must not complete between videobuf2 queueing it to the driver
+ * and QBUF reporting its state.  stop_streaming runs under this lock too
+ * and returns what waits here itself.
+ */
+static void vcap_deliver_complete(struct vcap_dev *vdev)
+{
+	struct vcap_buffer *buf, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	mutex_lock(&vdev->lock);
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_splice_init(&vdev->done_list, &done);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	list_for_each_entry_safe(buf, tmp, &done, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, buf->state);
+	}
+	mutex_unlock(&vdev->lock);
+}
+
+/*
+ * Copy the frames the board made into queued buffers.  A copy takes up to
+ * a frame period at 4K, so it runs under deliver_lock alone: QBUF, DQBUF
+ * and poll never wait for it.  stop_streaming takes deliver_lock before it
+ * returns the buffers, so no copy is in flight then.
+ */
 static void vcap_deliver_work(struct work_struct *work)
 {
 	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
 					     deliver_work);
 	struct vcap_board_slot hdr;
-	unsigned int budget;
+	unsigned int budget, torn = 0;
 	u32 lock;
 	int idx, slot;
 
-	/*
-	 * Buffers complete under the queue lock, as vivid's do: a buffer
-	 * must not complete between videobuf2 queueing it to the driver and
-	 * QBUF reporting its state.  stop_streaming runs under this lock
-	 * too, so it never waits for this work; a run that starts after it
-	 * finds streaming off.
-	 */
-	mutex_lock(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	if (!vdev->streaming || !vdev->ring.valid || vdev->board_dead)
 		goto out;
@@ -705,30 +750,31 @@ static void vcap_deliver_work(struct work_struct *work)
 		goto out;
 	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
 		u64 seq, gap;
-		u32 skip;
 
-		slot = vcap_pick_slot(vdev, &hdr, &lock);
+		slot = vcap_pick_slot(vdev, torn > 0, &hdr, &lock);
 		if (slot < 0)
 			break;
 		seq = le64_to_cpu(hdr.sequence);
 		/* Frames the board made that this stream never got. */
 		gap = vdev->have_seq ? seq - vdev->last_board_seq - 1 : 0;
-		skip = (u32)min_t(u64, gap, U32_MAX / 2);
-		vdev->sequence += skip;
-		if (!vcap_deliver_one(vdev, slot, &hdr, lock)) {
-			/* Rewritten under us: nothing delivered, look again. */
-			vdev->sequence -= skip;
+		gap = min_t(u64, gap, U32_MAX / 2);
+		if (vcap_deliver_one(vdev, slot, &hdr, lock,
+				     vdev->sequence + (u32)gap,
+				     torn + 1 >= VCAP_MAX_TORN) ==
+		    VCAP_COPY_TORN) {
+			torn++;
 			continue;
 		}
+		torn = 0;
 		atomic64_add(gap, &vdev->stats.dropped);
 		vdev->have_seq = true;
 		vdev->last_board_seq = seq;
-		vdev->sequence++;
+		vdev->sequence += (u32)gap + 1;
 	}
 	vcap_exit(vdev, idx);
 out:
 	mutex_unlock(&vdev->deliver_lock);
-	mutex_unlock(&vdev->lock);
+	vcap_deliver_complete(vdev);
 }
 
 /* Called by a board when a frame is published; any context. */
@@ -933,6 +979,7 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	mutex_init(&vdev->lock);
 	spin_lock_init(&vdev->buf_lock);
 	INIT_LIST_HEAD(&vdev->buf_list);
+	INIT_LIST_HEAD(&vdev->done_list);
 	INIT_WORK(&vdev->deliver_work, vcap_deliver_work);
 	INIT_DELAYED_WORK(&vdev->watchdog, vcap_watchdog);
 	init_waitqueue_head(&vdev->frame_wq);

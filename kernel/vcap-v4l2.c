@@ -154,8 +154,10 @@ void vcap_v4l2_return_buffers(struct vcap_dev *vdev,
 	unsigned long flags;
 	LIST_HEAD(list);
 
+	/* Filled buffers waiting to complete, then the queued ones. */
 	spin_lock_irqsave(&vdev->buf_lock, flags);
-	list_splice_init(&vdev->buf_list, &list);
+	list_splice_init(&vdev->done_list, &list);
+	list_splice_tail_init(&vdev->buf_list, &list);
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);
 	list_for_each_entry_safe(buf, tmp, &list, list) {
 		list_del(&buf->list);

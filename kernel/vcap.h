@@ -85,17 +85,18 @@ struct vcap_interval {
 struct vcap_stats {
 	atomic64_t delivered;	/* buffers completed with a good frame */
 	atomic64_t dropped;	/* frames with no buffer queued, or missed */
-	atomic64_t torn;	/* slot rewritten while copied, retried */
+	atomic64_t torn;	/* slot rewritten while copied */
 	atomic64_t rejected;	/* slots flagged or failing a check */
 	atomic64_t interrupts;	/* frame-done and status notifications */
 	atomic64_t latency_ns;	/* board timestamp to buffer completion */
 	atomic64_t errors;	/* board faults: heartbeat, nonsense */
 };
 
-/* A buffer queued by user space, waiting for a frame. */
+/* A buffer queued by user space, waiting for a frame or to complete. */
 struct vcap_buffer {
 	struct vb2_v4l2_buffer vb;
 	struct list_head list;
+	enum vb2_buffer_state state;	/* on done_list: how it completes */
 };
 
 struct vcap_dev {
@@ -150,9 +151,13 @@ struct vcap_dev {
 	struct work_struct deliver_work;
 	struct workqueue_struct *wq;
 
-	/* Queued buffers: protected by buf_lock. */
+	/*
+	 * Buffers queued by user space, and buffers filled and waiting to
+	 * complete under the queue lock: protected by buf_lock.
+	 */
 	spinlock_t buf_lock;
 	struct list_head buf_list;
+	struct list_head done_list;
 
 	/* Watchdog: touched only by the watchdog work. */
 	struct delayed_work watchdog;

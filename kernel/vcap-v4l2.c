@@ -388,6 +388,20 @@ static int vcap_s_input(struct file *file, void *priv, unsigned int i)
 	return i ? -EINVAL : 0;
 }
 
+/*
+ * A DQBUF blocked while the board goes away (unbind, unplug) wakes when
+ * the queue is released, and videobuf2 says EINVAL: streaming stopped.
+ * Say ENODEV, as every later call on the node does.
+ */
+static int vcap_dqbuf(struct file *file, void *priv, struct v4l2_buffer *b)
+{
+	int ret = vb2_ioctl_dqbuf(file, priv, b);
+
+	if (ret && !video_is_registered(video_devdata(file)))
+		return -ENODEV;
+	return ret;
+}
+
 static const struct v4l2_ioctl_ops vcap_ioctl_ops = {
 	.vidioc_querycap = vcap_querycap,
 	.vidioc_enum_fmt_vid_cap = vcap_enum_fmt,
@@ -406,7 +420,7 @@ static const struct v4l2_ioctl_ops vcap_ioctl_ops = {
 	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
 	.vidioc_querybuf = vb2_ioctl_querybuf,
 	.vidioc_qbuf = vb2_ioctl_qbuf,
-	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_dqbuf = vcap_dqbuf,
 	.vidioc_expbuf = vb2_ioctl_expbuf,
 	.vidioc_streamon = vb2_ioctl_streamon,
 	.vidioc_streamoff = vb2_ioctl_streamoff,

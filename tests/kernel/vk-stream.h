@@ -146,10 +146,13 @@ static inline void vk_stream_forever(uint32_t fourcc, unsigned int width,
 
 	if (vk_stream_start(&s, fourcc, width, height, fps, 6) < 0)
 		_exit(2);
-	/* Exit 3 when the device fails an ioctl, as on removal. */
+	/*
+	 * Exit 3 when an ioctl says the device is gone (ENODEV), as on
+	 * removal, also from a DQBUF that was waiting; 4 on any other error.
+	 */
 	for (;;) {
 		if (vk_stream_dqbuf(&s, &b) < 0 || vk_stream_qbuf(&s, &b) < 0)
-			_exit(3);
+			_exit(errno == ENODEV ? 3 : 4);
 	}
 }
 

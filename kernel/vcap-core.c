@@ -909,7 +909,8 @@ static void vcap_watchdog(struct work_struct *work)
 		vcap_board_log(vdev, KERN_INFO,
 			       "board changed its mode or signal\n");
 		mutex_lock(&vdev->lock);
-		vcap_v4l2_source_change(vdev, resolution);
+		vcap_v4l2_source_change(vdev, resolution,
+					vcap_find_mode(vdev, fourcc, w, h));
 		mutex_unlock(&vdev->lock);
 	}
 	if (streaming)

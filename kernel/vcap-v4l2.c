@@ -196,16 +196,31 @@ static const struct vb2_ops vcap_vb2_ops = {
 
 /* Events */
 
-void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution)
+/*
+ * The board changed its mode or its signal by itself.  A change of
+ * resolution errors the queue, and the format follows the board's new
+ * mode when it is one the board published (now), so that G_FMT after the
+ * event says what to allocate for; the caller holds the queue lock.
+ */
+void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution,
+			     const struct vcap_mode *now)
 {
 	static const struct v4l2_event ev = {
 		.type = V4L2_EVENT_SOURCE_CHANGE,
 		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
 	};
 
+	lockdep_assert_held(&vdev->lock);
 	v4l2_event_queue(&vdev->vdev, &ev);
-	if (resolution && vb2_is_streaming(&vdev->queue))
+	if (!resolution)
+		return;
+	if (vb2_is_streaming(&vdev->queue))
 		vb2_queue_error(&vdev->queue);
+	if (now) {
+		vcap_mode_to_pix(now, &vdev->fmt);
+		vdev->interval = vcap_nearest_interval(vdev, now,
+						       vdev->interval);
+	}
 }
 
 static int vcap_subscribe_event(struct v4l2_fh *fh,

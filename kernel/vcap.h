@@ -236,7 +236,8 @@ bool vcap_read_slot(struct vcap_dev *vdev, u32 slot,
 /* V4L2 node: vcap-v4l2.c */
 int vcap_v4l2_register(struct vcap_dev *vdev);
 void vcap_v4l2_unregister(struct vcap_dev *vdev);
-void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution);
+void vcap_v4l2_source_change(struct vcap_dev *vdev, bool resolution,
+			     const struct vcap_mode *now);
 void vcap_v4l2_return_buffers(struct vcap_dev *vdev,
 			      enum vb2_buffer_state state);
 

@@ -325,8 +325,8 @@ TEST_TIMEOUT(firmware_stall, 60)
 /*
  * The board changes resolution mid-stream: V4L2_EVENT_SOURCE_CHANGE
  * arrives, no frame of the new size lands in a buffer of the old
- * format, the queue errors, and the application renegotiates to the
- * board's new mode (learnt from the VRAM node) and streams again.
+ * format, the queue errors, G_FMT and the VRAM node report the board's
+ * new mode, and the application renegotiates to it and streams again.
  */
 TEST_TIMEOUT(firmware_resize, 90)
 {
@@ -402,6 +402,10 @@ TEST_TIMEOUT(firmware_resize, 90)
 	EXPECT_TRUE(in.flags & VCAP_INFO_STREAMING);
 	EXPECT_EQ(in.width, 320);
 	EXPECT_EQ(in.height, 240);
+	/* The format follows the source: G_FMT says what to allocate for. */
+	EXPECT_EQ(gf.fmt.pix.width, 320);
+	EXPECT_EQ(gf.fmt.pix.height, 240);
+	EXPECT_EQ(gf.fmt.pix.sizeimage, 320 * 240 * 2);
 	vk_stream_stop(&s);
 	close(vfd);
 

@@ -8,7 +8,6 @@
  * streaming resumes without reloading anything.
  */
 #include <pthread.h>
-#include <sys/mman.h>
 
 #include <vcap/board.h>
 
@@ -162,20 +161,14 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	double last_good, t_sent, t_err = 0, t_beat = 0, t_gone = 0, t0, now;
 	pthread_t thr, beat_thr;
 	bool acked = false;
-	char name[32], path[64];
+	char name[32];
 	long long e0;
-	void *ctrl;
-	int fd;
 
 	memset(o, 0, sizeof(*o));
-	ASSERT_EQ(vk_find_vram(path, sizeof(path), name, sizeof(name)), 0);
+	ASSERT_EQ(fx_vram_name(name, sizeof(name)), 0);
 	e0 = vk_stat(name, "errors");
-	fd = open(path, O_RDONLY);
-	ASSERT_GE(fd, 0);
-	ctrl = mmap(NULL, VCAP_CTRL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	ASSERT_NE(ctrl, MAP_FAILED);
-	beat = (struct beat_watch){ .ctrl = ctrl };
+	beat = (struct beat_watch){ .ctrl = vk_map_ctrl() };
+	ASSERT_NE(beat.ctrl, NULL);
 	ASSERT_EQ(pthread_create(&beat_thr, NULL, beat_watch, &beat), 0);
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 320, 240, 30, 6), 0);
 	fx_frame_fmt(&s, &ff);
@@ -236,7 +229,7 @@ static void fault_run(struct vtest_meta *_vtest, const char *kind,
 	pthread_join(thr, NULL);
 	__atomic_store_n(&beat.stop, true, __ATOMIC_RELEASE);
 	pthread_join(beat_thr, NULL);
-	munmap(ctrl, VCAP_CTRL_SIZE);
+	vk_unmap_ctrl(beat.ctrl);
 	ASSERT_EQ(cmd.status, 0);
 	if (o->errors) {
 		o->detect = t_err - t_sent;

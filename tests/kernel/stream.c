@@ -13,7 +13,6 @@
  * in status.frames_late; gaps up to that count are the board's own, not
  * drops by the driver.  The software board never skips numbers.
  */
-#include <sys/mman.h>
 #include <time.h>
 
 #include <vcap/board.h>
@@ -26,22 +25,13 @@
 /* The board's frames_late counter through the VRAM node, or 0. */
 static uint64_t board_late(void)
 {
-	const volatile struct vcap_board_ctrl *c;
-	char path[64];
+	const volatile struct vcap_board_ctrl *c = vk_map_ctrl();
 	uint64_t late;
-	int fd;
 
-	if (vk_find_vram(path, sizeof(path), NULL, 0) < 0)
-		return 0;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	c = mmap(NULL, VCAP_CTRL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (c == MAP_FAILED)
+	if (!c)
 		return 0;
 	late = c->status.frames_late;
-	munmap((void *)c, VCAP_CTRL_SIZE);
+	vk_unmap_ctrl(c);
 	return late;
 }
 

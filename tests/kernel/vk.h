@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
+
+#include <vcap/board.h>
 
 /* /dev/videoN of the first vcap capture node, or -1 with errno. */
 static inline int vk_find_video(char *path, size_t len)
@@ -63,6 +66,31 @@ static inline int vk_find_vram(char *path, size_t len, char *name,
 	if (ret)
 		errno = ENODEV;
 	return ret;
+}
+
+/*
+ * The control page of the first VRAM node, mapped read-only, or NULL.
+ * Undone with vk_unmap_ctrl().
+ */
+static inline const volatile struct vcap_board_ctrl *vk_map_ctrl(void)
+{
+	char path[64];
+	void *c;
+	int fd;
+
+	if (vk_find_vram(path, sizeof(path), NULL, 0) < 0)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	c = mmap(NULL, VCAP_CTRL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return c == MAP_FAILED ? NULL : c;
+}
+
+static inline void vk_unmap_ctrl(const volatile struct vcap_board_ctrl *c)
+{
+	munmap((void *)c, VCAP_CTRL_SIZE);
 }
 
 /* A counter from /sys/class/vcap/NAME/stats/, or -1. */

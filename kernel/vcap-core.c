@@ -716,7 +716,14 @@ static void vcap_deliver_complete(struct vcap_dev *vdev)
 	struct vcap_buffer *buf, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
+	bool empty;
 
+	/* Only this work fills done_list: nothing filled, no lock to take. */
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	empty = list_empty(&vdev->done_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	if (empty)
+		return;
 	mutex_lock(&vdev->lock);
 	spin_lock_irqsave(&vdev->buf_lock, flags);
 	list_splice_init(&vdev->done_list, &done);

@@ -5,6 +5,7 @@
  * streaming.
  */
 #include "vcap.h"
+#include "vcap-board.h"
 
 static const char * const vcap_pattern_names[VCAP_PATTERN_COUNT + 1] = {
 	[VCAP_PATTERN_BARS] = "Colour Bars",

@@ -13,6 +13,7 @@
 
 #include "compat.h"
 #include "vcap.h"
+#include "vcap-board.h"
 #include "vcap-format.h"
 #include "vcap-mem.h"
 

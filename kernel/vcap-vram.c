@@ -25,6 +25,7 @@
 
 #include "compat.h"
 #include "vcap.h"
+#include "vcap-board.h"
 
 #define VCAP_FS_MAGIC		0x76636170	/* "vcap" */
 #define VCAP_WAIT_MAX_MS	60000

@@ -223,15 +223,10 @@ int vcap_dev_register(struct vcap_dev *vdev);
 void vcap_dev_unregister(struct vcap_dev *vdev);
 void vcap_dev_get(struct vcap_dev *vdev);
 void vcap_dev_put(struct vcap_dev *vdev);
-void vcap_frame_done(struct vcap_dev *vdev);
-void vcap_status_changed(struct vcap_dev *vdev);
-int vcap_board_start(struct vcap_dev *vdev);
-void vcap_board_stop(struct vcap_dev *vdev);
-int vcap_board_update(struct vcap_dev *vdev);
-const struct vcap_mode *vcap_find_mode(struct vcap_dev *vdev, u32 fourcc,
-				       u32 width, u32 height);
-bool vcap_read_slot(struct vcap_dev *vdev, u32 slot,
-		    struct vcap_board_slot *hdr, u32 *lock);
+
+/* What a board driver calls, from any context. */
+void vcap_frame_done(struct vcap_dev *vdev);		/* vcap-deliver.c */
+void vcap_status_changed(struct vcap_dev *vdev);	/* vcap-watchdog.c */
 
 /* V4L2 node: vcap-v4l2.c */
 int vcap_v4l2_register(struct vcap_dev *vdev);

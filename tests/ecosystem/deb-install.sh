@@ -79,7 +79,7 @@ case $lib in
 *) fail "libvcap.so.0 is in '/$lib', not in /$prefix/lib" ;;
 esac
 dkmsdir=usr/src/vcap-$version
-for f in $dkmsdir/dkms.conf $dkmsdir/Kbuild $dkmsdir/vcap-core.c \
+for f in $dkmsdir/dkms.conf $dkmsdir/Kbuild $dkmsdir/vcap-core.c $dkmsdir/vcap-board.c \
 	$dkmsdir/common/vcap-format.h $dkmsdir/include/uapi/linux/vcap.h \
 	$dkmsdir/include/vcap/board.h \
 	$prefix/bin/vcap-stream $prefix/bin/vcap-view $prefix/bin/vcap-fw \

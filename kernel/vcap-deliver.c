@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vcap frame delivery: the frames a board publishes in its ring, copied
+ * into the buffers user space queued, in order and whole.
+ */
+#include <linux/ktime.h>
+
+#include "vcap.h"
+#include "vcap-board.h"
+#include "vcap-deliver.h"
+
+/* Torn copies in a row before a buffer returns with the error flag. */
+#define VCAP_MAX_TORN		3
+
+/* Forget the board's sequence; every slot may hold a frame to deliver. */
+static void vcap_deliver_forget(struct vcap_dev *vdev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->have_seq = false;
+	for (i = 0; i < VCAP_MAX_SLOTS; i++)
+		vdev->stale_lock[i] = 1;	/* odd: matches no slot */
+}
+
+/*
+ * Take a ring the board acknowledged or restarted with.  Under a new
+ * mode_gen the board numbers its frames from 0 again, and every slot of
+ * that generation holds a frame not handled yet.  The caller holds
+ * req_lock and deliver_lock.
+ */
+void vcap_deliver_set_ring(struct vcap_dev *vdev,
+				  const struct vcap_ring *ring)
+{
+	bool same = vdev->ring.valid && vdev->ring.mode_gen == ring->mode_gen;
+
+	lockdep_assert_held(&vdev->req_lock);
+	vdev->ring = *ring;
+	if (!same)
+		vcap_deliver_forget(vdev);
+}
+
+/*
+ * Forget the board's sequence and note which slots hold frames from
+ * before now (the stream's start, or the board coming back), so that only
+ * newer ones are delivered.  The V4L2 sequence runs on.
+ */
+void vcap_deliver_resync(struct vcap_dev *vdev)
+{
+	unsigned int i;
+	int idx;
+
+	vcap_deliver_forget(vdev);
+	if (!vcap_enter(vdev, &idx))
+		return;
+	for (i = 0; i < vdev->ring.num_slots; i++)
+		vdev->stale_lock[i] = vcap_rd32(vdev, VCAP_OFF_SLOT(i, lock));
+	vcap_exit(vdev, idx);
+}
+
+/* A new stream: V4L2 sequence 0, and no frame from before it. */
+void vcap_deliver_reset(struct vcap_dev *vdev)
+{
+	lockdep_assert_held(&vdev->deliver_lock);
+	vdev->sequence = 0;
+	vcap_deliver_resync(vdev);
+}
+
+static struct vcap_buffer *vcap_next_buffer(struct vcap_dev *vdev)
+{
+	struct vcap_buffer *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	buf = list_first_entry_or_null(&vdev->buf_list, struct vcap_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	return buf;
+}
+
+static void vcap_requeue_buffer(struct vcap_dev *vdev, struct vcap_buffer *buf)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add(&buf->list, &vdev->buf_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+}
+
+/*
+ * Find the next slot to deliver: the oldest frame this stream has not
+ * handled yet, unless the board is about to write over it.  The board
+ * fills slots in turn, so the oldest of a full ring is the next one it
+ * rewrites; a reader that has fallen behind takes the oldest of the
+ * num_slots - 1 newest frames instead, and never copies a slot while it
+ * is being replaced.  After a torn copy the reader is slower than that
+ * margin, and takes the newest frame, the last the board rewrites.
+ * Returns the slot, or -1.
+ */
+static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
+			  struct vcap_board_slot *out, u32 *out_lock)
+{
+	const struct vcap_ring *ring = &vdev->ring;
+	struct vcap_board_slot hdr[VCAP_MAX_SLOTS];
+	u32 lock[VCAP_MAX_SLOTS];
+	u64 seq[VCAP_MAX_SLOTS];
+	bool fresh[VCAP_MAX_SLOTS] = {};
+	u64 newest = 0, window;
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < ring->num_slots; i++) {
+		if (!vcap_read_slot(vdev, i, &hdr[i], &lock[i]))
+			continue;
+		if (lock[i] == vdev->stale_lock[i])
+			continue;
+		vdev->stale_lock[i] = 1;	/* odd: never matches again */
+		if (le32_to_cpu(hdr[i].mode_gen) != ring->mode_gen)
+			continue;
+		seq[i] = le64_to_cpu(hdr[i].sequence);
+		if (vdev->have_seq && seq[i] <= vdev->last_board_seq)
+			continue;
+		fresh[i] = true;
+		newest = max(newest, seq[i]);
+	}
+	window = ring->num_slots > 2 && !newest_only ? ring->num_slots - 2 : 0;
+	for (i = 0; i < ring->num_slots; i++) {
+		if (!fresh[i] || seq[i] + window < newest)
+			continue;
+		if (best < 0 || seq[i] < seq[best])
+			best = i;
+	}
+	if (best >= 0) {
+		*out = hdr[best];
+		*out_lock = lock[best];
+	}
+	return best;
+}
+
+/*
+ * A buffer is filled outside the queue lock and completes under it, in
+ * vcap_deliver_complete(): until then it waits on done_list.
+ */
+static void vcap_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
+			   u32 sequence, enum vb2_buffer_state state)
+{
+	unsigned long flags;
+
+	buf->vb.sequence = sequence;
+	buf->vb.field = V4L2_FIELD_NONE;
+	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	if (state != VB2_BUF_STATE_DONE)
+		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, 0);
+	buf->state = state;
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add_tail(&buf->list, &vdev->done_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+}
+
+enum vcap_copy {
+	VCAP_COPY_DONE,		/* the frame was handled: delivered or not */
+	VCAP_COPY_TORN,		/* the slot was rewritten during the copy */
+};
+
+/*
+ * Deliver one board frame from slot into the next queued buffer, as V4L2
+ * sequence number sequence.  A copy the board tears is retried with a
+ * newer frame, unless this was the last try: then the buffer returns
+ * with V4L2_BUF_FLAG_ERROR rather than the stream going silent.
+ */
+static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
+				       const struct vcap_board_slot *hdr,
+				       u32 lock, u32 sequence, bool last_try)
+{
+	const struct vcap_ring *ring = &vdev->ring;
+	u32 flags = le32_to_cpu(hdr->flags);
+	u32 used = le32_to_cpu(hdr->bytesused);
+	struct vcap_buffer *buf;
+	void *dst;
+
+	buf = vcap_next_buffer(vdev);
+	if (!buf) {
+		atomic64_inc(&vdev->stats.dropped);
+		return VCAP_COPY_DONE;
+	}
+	if ((flags & (VCAP_SLOT_ERROR | VCAP_SLOT_NO_SIGNAL)) ||
+	    used != ring->sizeimage) {
+		atomic64_inc(&vdev->stats.rejected);
+		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		return VCAP_COPY_DONE;
+	}
+	dst = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+	if (!dst || vb2_plane_size(&buf->vb.vb2_buf, 0) < ring->sizeimage) {
+		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		return VCAP_COPY_DONE;
+	}
+	vdev->ops->copy_from(vdev, dst,
+			     ring->ring_offset + slot * ring->slot_stride,
+			     ring->sizeimage);
+	/* The pixels before the lock that says whether they were whole. */
+	rmb();
+	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
+		atomic64_inc(&vdev->stats.torn);
+		if (last_try) {
+			vcap_fill_done(vdev, buf, sequence,
+				       VB2_BUF_STATE_ERROR);
+			return VCAP_COPY_DONE;
+		}
+		vcap_requeue_buffer(vdev, buf);
+		return VCAP_COPY_TORN;
+	}
+	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, ring->sizeimage);
+	vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_DONE);
+	atomic64_inc(&vdev->stats.delivered);
+	atomic64_set(&vdev->stats.latency_ns,
+		     ktime_get_ns() - atomic64_read(&vdev->notify_ns));
+	return VCAP_COPY_DONE;
+}
+
+/*
+ * Complete the filled buffers under the queue lock, as vivid's complete:
+ * a buffer must not complete between videobuf2 queueing it to the driver
+ * and QBUF reporting its state.  stop_streaming runs under this lock too
+ * and returns what waits here itself.
+ */
+static void vcap_deliver_complete(struct vcap_dev *vdev)
+{
+	struct vcap_buffer *buf, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+	bool empty;
+
+	/* Only this work fills done_list: nothing filled, no lock to take. */
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	empty = list_empty(&vdev->done_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	if (empty)
+		return;
+	mutex_lock(&vdev->lock);
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_splice_init(&vdev->done_list, &done);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	list_for_each_entry_safe(buf, tmp, &done, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, buf->state);
+	}
+	mutex_unlock(&vdev->lock);
+}
+
+/*
+ * Copy the frames the board made into queued buffers.  A copy takes up to
+ * a frame period at 4K, so it runs under deliver_lock alone: QBUF, DQBUF
+ * and poll never wait for it.  stop_streaming takes deliver_lock before it
+ * returns the buffers, so no copy is in flight then.
+ */
+void vcap_deliver_work(struct work_struct *work)
+{
+	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
+					     deliver_work);
+	struct vcap_board_slot hdr;
+	unsigned int budget, torn = 0;
+	u32 lock;
+	int idx, slot;
+
+	mutex_lock(&vdev->deliver_lock);
+	if (!vdev->streaming || !vdev->ring.valid || vdev->board_dead)
+		goto out;
+	if (!vcap_enter(vdev, &idx))
+		goto out;
+	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
+		u64 seq, gap;
+
+		slot = vcap_pick_slot(vdev, torn > 0, &hdr, &lock);
+		if (slot < 0)
+			break;
+		seq = le64_to_cpu(hdr.sequence);
+		/* Frames the board made that this stream never got. */
+		gap = vdev->have_seq ? seq - vdev->last_board_seq - 1 : 0;
+		gap = min_t(u64, gap, U32_MAX / 2);
+		if (vcap_deliver_one(vdev, slot, &hdr, lock,
+				     vdev->sequence + (u32)gap,
+				     torn + 1 >= VCAP_MAX_TORN) ==
+		    VCAP_COPY_TORN) {
+			torn++;
+			continue;
+		}
+		torn = 0;
+		atomic64_add(gap, &vdev->stats.dropped);
+		vdev->have_seq = true;
+		vdev->last_board_seq = seq;
+		vdev->sequence += (u32)gap + 1;
+	}
+	vcap_exit(vdev, idx);
+out:
+	mutex_unlock(&vdev->deliver_lock);
+	vcap_deliver_complete(vdev);
+}
+
+/* Called by a board when a frame is published; any context. */
+void vcap_frame_done(struct vcap_dev *vdev)
+{
+	atomic64_inc(&vdev->stats.interrupts);
+	atomic64_set(&vdev->notify_ns, ktime_get_ns());
+	atomic64_inc(&vdev->frame_events);
+	wake_up_interruptible_all(&vdev->frame_wq);
+	if (READ_ONCE(vdev->streaming))
+		queue_work(vdev->wq, &vdev->deliver_work);
+}

@@ -8,7 +8,7 @@ set -eu
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
 CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=7
+DEPS_VERSION=8
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -19,7 +19,9 @@ die() { log "error: $*"; exit 1; }
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$DEPS_VERSION" ] &&
    [ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] &&
    [ -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] &&
-   ls /lib/modules/6.1*/build /lib/modules/6.12*/build >/dev/null 2>&1; then
+   dpkg -s gcc-multilib >/dev/null 2>&1 &&
+   ls /lib/modules/6.1*/build /lib/modules/6.12*[0-9]-amd64/build \
+	/lib/modules/6.12*-rt-amd64/build >/dev/null 2>&1; then
 	log "all dependencies present"
 	exit 0
 fi
@@ -27,8 +29,9 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 APT="apt-get -y -q -o Dpkg::Options::=--force-confold"
 
-# bookworm-backports carries the 6.12 LTS kernel; trixie is listed at
-# priority 1 only so that its newer v4l-utils can be downloaded.
+# bookworm-backports carries the 6.12 LTS kernel, generic and PREEMPT_RT;
+# trixie is listed at priority 1 only so that its newer v4l-utils can be
+# downloaded.
 SRC=/etc/apt/sources.list.d/vcap.sources
 if [ ! -f "$SRC" ]; then
 	cat >"$SRC" <<'SOURCES'
@@ -52,7 +55,7 @@ log "installing build and test packages"
 $APT install --no-install-recommends \
 	build-essential cmake pkg-config git kmod cpio xz-utils zstd dkms man-db udev \
 	ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
-	qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
+	gcc-multilib qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
 	libsdl2-dev libdrm-dev libpng-dev xvfb gnuplot-nox v4l2loopback-source \
 	linux-image-amd64 linux-headers-amd64 >/dev/null
 
@@ -61,12 +64,18 @@ for p in $(dpkg-query -W -f '${Package}\n' 'linux-image-6.1*' 'linux-headers-6.1
 	apt-mark manual "$p" >/dev/null
 done
 
-log "installing the 6.12 kernel from bookworm-backports"
+log "installing the 6.12 kernels (generic and PREEMPT_RT) from bookworm-backports"
 $APT install --no-install-recommends -t bookworm-backports \
-	linux-image-amd64 linux-headers-amd64 >/dev/null
+	linux-image-amd64 linux-headers-amd64 \
+	linux-image-rt-amd64 linux-headers-rt-amd64 >/dev/null
 
 ls -d /lib/modules/6.1*/build >/dev/null 2>&1 || die "6.1 kernel headers missing"
-ls -d /lib/modules/6.12*/build >/dev/null 2>&1 || die "6.12 kernel headers missing"
+ls -d /lib/modules/6.12*[0-9]-amd64/build >/dev/null 2>&1 ||
+	die "6.12 kernel headers missing"
+ls -d /lib/modules/6.12*-rt-amd64/build >/dev/null 2>&1 ||
+	die "6.12 PREEMPT_RT kernel headers missing"
+ls /boot/vmlinuz-6.12*-rt-amd64 >/dev/null 2>&1 ||
+	die "6.12 PREEMPT_RT kernel image missing from /boot"
 
 if [ ! -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ]; then
 	log "unpacking v4l-utils 1.30 (trixie) into $V4L_PREFIX"

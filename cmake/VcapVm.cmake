@@ -1,29 +1,55 @@
 # VM tests: every test runs once per installed kernel, in QEMU, through
 # tests/vm/vcap-vm.  The test name carries the kernel release.
+#
+# VCAP_KERNELS are the kernels of the whole matrix; VCAP_RT_KERNELS the
+# PREEMPT_RT ones, which run only the tests that ask for them (RT or
+# RT_ONLY below): under emulation the matrix cannot afford a third kernel
+# for every test.
 
 include(VcapKernel)
-vcap_find_kernels(VCAP_KERNELS)
+vcap_find_kernels(vcap_all_kernels)
+vcap_split_kernels("${vcap_all_kernels}" VCAP_KERNELS VCAP_RT_KERNELS)
+message(STATUS "VM kernels: ${VCAP_KERNELS}; PREEMPT_RT: ${VCAP_RT_KERNELS}")
 
 set(VCAP_VM ${CMAKE_SOURCE_DIR}/tests/vm/vcap-vm)
 set(VCAP_VM_OUT ${CMAKE_BINARY_DIR}/vm-out)
 
-# vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [VM_ARGS <a>...]
-#                  COMMAND <guest command>...)
-# In the guest, @KVER@ in VM_ARGS or COMMAND becomes the kernel release and
-# @KMOD@ the path of vcap.ko built for it.
+# A missing kernel is one test that fails and says so, never a silent skip.
+function(vcap_vm_missing name suffix labels what)
+	add_test(NAME vm-${name}-${suffix}
+		COMMAND sh -c "echo '${what}: run scripts/install-deps.sh' >&2; exit 1")
+	set_tests_properties(vm-${name}-${suffix} PROPERTIES LABELS "${labels}")
+endfunction()
+
+# vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [RT | RT_ONLY]
+#                  [VM_ARGS <a>...] COMMAND <guest command>...)
+# The test runs on every kernel of VCAP_KERNELS; with RT also on every
+# VCAP_RT_KERNELS one, with RT_ONLY on those alone.  In the guest, @KVER@
+# in VM_ARGS or COMMAND becomes the kernel release and @KMOD@ the path of
+# vcap.ko built for it.
 function(vcap_add_vm_test)
-	cmake_parse_arguments(T "" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
+	cmake_parse_arguments(T "RT;RT_ONLY" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
 	if(NOT T_TIMEOUT)
 		set(T_TIMEOUT 300)
 	endif()
-	if(NOT VCAP_KERNELS)
-		# No kernel: one test that fails and says so, never a silent skip.
-		add_test(NAME vm-${T_NAME}-nokernel
-			COMMAND sh -c "echo 'no kernel with headers in /lib/modules: run scripts/install-deps.sh' >&2; exit 1")
-		set_tests_properties(vm-${T_NAME}-nokernel PROPERTIES LABELS "${T_LABELS}")
-		return()
+	set(kernels "")
+	if(NOT T_RT_ONLY)
+		if(NOT VCAP_KERNELS)
+			vcap_vm_missing(${T_NAME} nokernel "${T_LABELS}"
+				"no kernel with headers in /lib/modules")
+		endif()
+		list(APPEND kernels ${VCAP_KERNELS})
 	endif()
-	foreach(kver IN LISTS VCAP_KERNELS)
+	if(T_RT OR T_RT_ONLY)
+		# The RT kernel is a dependency like the others, unless the
+		# kernels were named by hand (VCAP_KERNEL_RELEASES).
+		if(NOT VCAP_RT_KERNELS AND NOT VCAP_KERNEL_RELEASES)
+			vcap_vm_missing(${T_NAME} nortkernel "${T_LABELS}"
+				"no PREEMPT_RT kernel with headers in /lib/modules")
+		endif()
+		list(APPEND kernels ${VCAP_RT_KERNELS})
+	endif()
+	foreach(kver IN LISTS kernels)
 		set(kmod ${CMAKE_BINARY_DIR}/kernel/${kver}/vcap.ko)
 		string(REPLACE "@KVER@" "${kver}" args "${T_VM_ARGS}")
 		string(REPLACE "@KMOD@" "${kmod}" args "${args}")

@@ -19,12 +19,12 @@
 #include "vcap-board.h"
 #include "vcap-deliver.h"
 #include "vcap-format.h"
+#include "vcap-inject.h"
 
 static unsigned int request_timeout_ms = 2000;
 module_param(request_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(request_timeout_ms,
 		 "time the board has to acknowledge a mode request, ms (10-60000, default 2000)");
-
 
 /* Reads of a slot header before it counts as busy. */
 #define VCAP_SLOT_RETRIES	4
@@ -157,7 +157,8 @@ int vcap_board_probe(struct vcap_dev *vdev)
 		dev_err(dev, "board publishes %u modes\n", n);
 		return -EINVAL;
 	}
-	vdev->modes = kcalloc(n, sizeof(*vdev->modes), GFP_KERNEL);
+	vdev->modes = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+		      kcalloc(n, sizeof(*vdev->modes), GFP_KERNEL);
 	if (!vdev->modes)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -302,6 +303,12 @@ static int vcap_request(struct vcap_dev *vdev,
 		}
 		usleep_range(200, 1000);
 	}
+	/*
+	 * Injected: the board acted on the request, but its answer is lost,
+	 * the hardest case for the caller to clean up after.
+	 */
+	if (vcap_inject_fail(VCAP_FAIL_REQUEST))
+		return -ETIMEDOUT;
 	if (err == VCAP_ERR_NONE)
 		return 0;
 	vcap_board_log(vdev, KERN_ERR, "board refused request %u: error %u\n",
@@ -364,70 +371,132 @@ bad:
 	return -EIO;
 }
 
-static int vcap_board_request_start(struct vcap_dev *vdev, bool fresh)
+/* A request that stops the board; the caller holds req_lock. */
+static int vcap_request_stop(struct vcap_dev *vdev)
 {
-	const struct vcap_format_info *fi;
 	struct vcap_board_request req = {};
-	struct vcap_ring want = {}, ring;
+
+	req.cmd = cpu_to_le32(VCAP_CMD_STOP);
+	return vcap_request(vdev, &req);
+}
+
+/*
+ * Ask the board for the mode want with a pattern and flags, and take the
+ * ring it acknowledges.  A fresh start begins delivery; a start that fails
+ * after the board may have acted on it stops the board again, so that a
+ * failed STREAMON leaves nothing running.  The caller holds req_lock.
+ */
+static int vcap_board_request_start(struct vcap_dev *vdev,
+				    const struct vcap_ring *want,
+				    u32 pattern, u32 flags, bool fresh)
+{
+	struct vcap_board_request req = {};
+	struct vcap_ring ring;
 	int idx, ret;
 
-	fi = vcap_format_find(vdev->fmt.pixelformat);
-	if (!fi)
+	lockdep_assert_held(&vdev->req_lock);
+	req.cmd = cpu_to_le32(VCAP_CMD_START);
+	req.fourcc = cpu_to_le32(want->fourcc);
+	req.width = cpu_to_le32(want->width);
+	req.height = cpu_to_le32(want->height);
+	req.bytesperline = cpu_to_le32(want->bytesperline);
+	req.interval_num = cpu_to_le32(want->interval_num);
+	req.interval_den = cpu_to_le32(want->interval_den);
+	req.pattern = cpu_to_le32(pattern);
+	req.flags = cpu_to_le32(flags);
+
+	ret = vcap_request(vdev, &req);
+	if (!ret) {
+		if (!vcap_enter(vdev, &idx)) {
+			ret = -ENODEV;
+		} else {
+			ret = vcap_read_ring(vdev, want, &ring, true);
+			vcap_exit(vdev, idx);
+		}
+	}
+	if (ret) {
+		/*
+		 * A refused request changes nothing on the board; one that
+		 * timed out or set up a ring the driver cannot use may have
+		 * started it.
+		 */
+		if (fresh && ret != -EINVAL && ret != -EBUSY)
+			vcap_request_stop(vdev);
+		return ret;
+	}
+	ring.interval_num = want->interval_num;
+	ring.interval_den = want->interval_den;
+
+	spin_lock(&vdev->wd_lock);
+	vdev->last_mode_gen = ring.mode_gen;
+	vdev->heartbeat_jiffies = jiffies;
+	spin_unlock(&vdev->wd_lock);
+
+	mutex_lock(&vdev->deliver_lock);
+	vcap_deliver_set_ring(vdev, &ring);
+	vdev->board_dead = false;
+	if (fresh) {
+		vcap_deliver_reset(vdev);
+		WRITE_ONCE(vdev->streaming, true);
+	}
+	mutex_unlock(&vdev->deliver_lock);
+	return 0;
+}
+
+/*
+ * Start the board in the V4L2 format; frame delivery begins.  The caller
+ * holds the queue lock, which keeps the format still.
+ */
+int vcap_board_start(struct vcap_dev *vdev)
+{
+	struct vcap_ring want = {};
+	int ret;
+
+	lockdep_assert_held(&vdev->lock);
+	if (!vcap_format_find(vdev->fmt.pixelformat))
 		return -EINVAL;
 	want.fourcc = vdev->fmt.pixelformat;
 	want.width = vdev->fmt.width;
 	want.height = vdev->fmt.height;
 	want.bytesperline = vdev->fmt.bytesperline;
 	want.sizeimage = vdev->fmt.sizeimage;
-
-	req.cmd = cpu_to_le32(VCAP_CMD_START);
-	req.fourcc = cpu_to_le32(want.fourcc);
-	req.width = cpu_to_le32(want.width);
-	req.height = cpu_to_le32(want.height);
-	req.bytesperline = cpu_to_le32(want.bytesperline);
-	req.interval_num = cpu_to_le32(vdev->interval.numerator);
-	req.interval_den = cpu_to_le32(vdev->interval.denominator);
-	req.pattern = cpu_to_le32(vcap_ctrls_pattern(vdev));
-	req.flags = cpu_to_le32(vcap_ctrls_flags(vdev));
+	want.interval_num = vdev->interval.numerator;
+	want.interval_den = vdev->interval.denominator;
 
 	mutex_lock(&vdev->req_lock);
-	ret = vcap_request(vdev, &req);
-	if (!ret) {
-		if (!vcap_enter(vdev, &idx)) {
-			ret = -ENODEV;
-		} else {
-			ret = vcap_read_ring(vdev, &want, &ring, true);
-			vcap_exit(vdev, idx);
-		}
-	}
-	if (!ret) {
-		mutex_lock(&vdev->deliver_lock);
-		vcap_deliver_set_ring(vdev, &ring);
-		vdev->last_mode_gen = ring.mode_gen;
-		if (fresh) {
-			vcap_deliver_reset(vdev);
-			WRITE_ONCE(vdev->streaming, true);
-		}
-		mutex_unlock(&vdev->deliver_lock);
-		vdev->heartbeat_jiffies = jiffies;
-		vdev->board_dead = false;
-	}
+	ret = vcap_board_request_start(vdev, &want, vcap_ctrls_pattern(vdev),
+				       vcap_ctrls_flags(vdev), true);
 	mutex_unlock(&vdev->req_lock);
 	return ret;
 }
 
-/* Start the board in the V4L2 format; frame delivery begins. */
-int vcap_board_start(struct vcap_dev *vdev)
+/*
+ * Restart the running mode with a new pattern and flags; nothing to do
+ * while not streaming.  An error means the board did not take them and
+ * runs as before.
+ */
+int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags)
 {
-	return vcap_board_request_start(vdev, true);
-}
+	struct vcap_ring want;
+	int ret = 0;
 
-/* Restart the running mode with new control values. */
-int vcap_board_update(struct vcap_dev *vdev)
-{
-	if (!READ_ONCE(vdev->streaming))
-		return 0;
-	return vcap_board_request_start(vdev, false);
+	mutex_lock(&vdev->req_lock);
+	/* vcap_board_stop() clears streaming before it takes req_lock. */
+	want = vdev->ring;
+	if (READ_ONCE(vdev->streaming) && want.valid) {
+		ret = vcap_board_request_start(vdev, &want, pattern, flags,
+					       false);
+		/*
+		 * The board may have taken the values even so: put back the
+		 * ones the controls keep.
+		 */
+		if (ret && ret != -ENODEV)
+			vcap_board_request_start(vdev, &want,
+						 vcap_ctrls_pattern(vdev),
+						 vcap_ctrls_flags(vdev), false);
+	}
+	mutex_unlock(&vdev->req_lock);
+	return ret;
 }
 
 /*
@@ -436,16 +505,13 @@ int vcap_board_update(struct vcap_dev *vdev)
  */
 void vcap_board_stop(struct vcap_dev *vdev)
 {
-	struct vcap_board_request req = {};
-
 	lockdep_assert_held(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	WRITE_ONCE(vdev->streaming, false);
 	mutex_unlock(&vdev->deliver_lock);
 
-	req.cmd = cpu_to_le32(VCAP_CMD_STOP);
 	mutex_lock(&vdev->req_lock);
-	vcap_request(vdev, &req);
+	vcap_request_stop(vdev);
 	mutex_lock(&vdev->deliver_lock);
 	memset(&vdev->ring, 0, sizeof(vdev->ring));
 	mutex_unlock(&vdev->deliver_lock);

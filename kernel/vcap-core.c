@@ -10,6 +10,8 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-inject.h"
+#include "vcap-mem.h"
 #include "vcap-watchdog.h"
 
 static unsigned int soft_boards;
@@ -22,15 +24,19 @@ module_param_named(vram_writable, vcap_vram_writable, bool, 0444);
 MODULE_PARM_DESC(vram_writable,
 		 "allow PROT_WRITE mappings of /dev/vcapN opened O_RDWR (default N)");
 
-
 static DEFINE_IDA(vcap_ida);
 
 static void vcap_dev_release(struct kref *kref)
 {
 	struct vcap_dev *vdev = container_of(kref, struct vcap_dev, kref);
 
-	if (vdev->wq)
+	if (vdev->wq) {
+		/* Nothing may be left queued on a workqueue being destroyed. */
+		cancel_delayed_work_sync(&vdev->watchdog);
+		cancel_work_sync(&vdev->deliver_work);
 		destroy_workqueue(vdev->wq);
+	}
+	vcap_mem_pool_put(vdev->pool);
 	vcap_vram_release(vdev);
 	cleanup_srcu_struct(&vdev->srcu);
 	if (vdev->index < VCAP_MAX_BOARDS)
@@ -60,7 +66,8 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	struct vcap_dev *vdev;
 	int ret;
 
-	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
+	vdev = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+	       kzalloc(sizeof(*vdev), GFP_KERNEL);
 	if (!vdev)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&vdev->kref);
@@ -83,14 +90,22 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	mutex_init(&vdev->req_lock);
 	mutex_init(&vdev->deliver_lock);
 	mutex_init(&vdev->lock);
+	spin_lock_init(&vdev->wd_lock);
 	spin_lock_init(&vdev->buf_lock);
 	INIT_LIST_HEAD(&vdev->buf_list);
 	INIT_LIST_HEAD(&vdev->done_list);
 	INIT_WORK(&vdev->deliver_work, vcap_deliver_work);
 	INIT_DELAYED_WORK(&vdev->watchdog, vcap_watchdog);
 	init_waitqueue_head(&vdev->frame_wq);
-	vdev->wq = alloc_ordered_workqueue("vcap%u", WQ_HIGHPRI, vdev->index);
+	if (!vcap_inject_fail(VCAP_FAIL_ALLOC))
+		vdev->wq = alloc_ordered_workqueue("vcap%u", WQ_HIGHPRI,
+						   vdev->index);
 	if (!vdev->wq) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	vdev->pool = vcap_mem_pool_create();
+	if (!vdev->pool) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -100,42 +115,56 @@ err:
 	return ERR_PTR(ret);
 }
 
-/* Check the board and create its nodes.  -ENODEV: not a vcap board. */
+/*
+ * Check the board's control page.  -ENODEV: not a vcap board.  A board
+ * driver probes, then sets up what feeds vcap_frame_done() and
+ * vcap_status_changed() (interrupts, a poll timer), and registers last.
+ */
+int vcap_dev_probe(struct vcap_dev *vdev)
+{
+	return vcap_board_probe(vdev);
+}
+
+/*
+ * Create the nodes and start the watchdog: the device is live when this
+ * returns 0.  On an error nothing is left registered or queued.
+ */
 int vcap_dev_register(struct vcap_dev *vdev)
 {
 	int ret;
 
-	ret = vcap_board_probe(vdev);
-	if (ret)
-		return ret;
 	ret = vcap_v4l2_register(vdev);
 	if (ret)
 		return ret;
 	ret = vcap_vram_register(vdev);
-	if (ret) {
-		vcap_v4l2_unregister(vdev);
-		return ret;
-	}
+	if (ret)
+		goto err_v4l2;
 	dev_info(vdev->parent,
 		 "vcap%u: %s board \"%s\" serial \"%s\", %llu MiB, %u modes, %s\n",
 		 vdev->index, vdev->soft ? "software" : "PCI", vdev->name,
 		 vdev->serial, vdev->bar_size >> 20, vdev->num_modes,
 		 vdev->irq ? "interrupts" : "polled");
+	WRITE_ONCE(vdev->active, true);
 	queue_delayed_work(vdev->wq, &vdev->watchdog,
 			   msecs_to_jiffies(VCAP_WATCHDOG_MS));
 	return 0;
+err_v4l2:
+	vcap_v4l2_unregister(vdev);
+	return ret;
 }
 
 /*
  * Remove the nodes, stop the board, and make sure nothing touches it
  * again: after this returns the board driver may unmap and free it.
+ * The reverse of vcap_dev_register().
  */
 void vcap_dev_unregister(struct vcap_dev *vdev)
 {
+	WRITE_ONCE(vdev->active, false);
 	vcap_v4l2_unregister(vdev);
 	WRITE_ONCE(vdev->gone, true);
 	synchronize_srcu(&vdev->srcu);
-	/* No mmap of VRAM can start now: zap the ones that exist. */
+	/* No VRAM fault can map a page now: zap the mappings that exist. */
 	vcap_vram_unregister(vdev);
 	cancel_delayed_work_sync(&vdev->watchdog);
 	mutex_lock(&vdev->deliver_lock);
@@ -154,9 +183,10 @@ static int __init vcap_init(void)
 			VCAP_MAX_BOARDS);
 		soft_boards = VCAP_MAX_BOARDS;
 	}
+	vcap_inject_init();
 	ret = vcap_vram_init();
 	if (ret)
-		return ret;
+		goto err_inject;
 	ret = vcap_pci_init();
 	if (ret)
 		goto err_vram;
@@ -168,6 +198,8 @@ err_pci:
 	vcap_pci_exit();
 err_vram:
 	vcap_vram_exit();
+err_inject:
+	vcap_inject_exit();
 	return ret;
 }
 
@@ -176,6 +208,7 @@ static void __exit vcap_exit_module(void)
 	vcap_soft_exit();
 	vcap_pci_exit();
 	vcap_vram_exit();
+	vcap_inject_exit();
 	ida_destroy(&vcap_ida);
 }
 

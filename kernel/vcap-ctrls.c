@@ -20,28 +20,38 @@ static const char * const vcap_pattern_names[VCAP_PATTERN_COUNT + 1] = {
 	[VCAP_PATTERN_NOISE] = "Noise",
 };
 
+/*
+ * The values go to the board first and are kept only if it takes them: a
+ * control that fails keeps its old value, in the framework and here.
+ */
 static int vcap_s_ctrl(struct v4l2_ctrl *ctrl)
 {
 	struct vcap_dev *vdev = container_of(ctrl->handler, struct vcap_dev,
 					     ctrl_hdl);
+	u32 pattern = vcap_ctrls_pattern(vdev);
+	u32 flags = vcap_ctrls_flags(vdev);
 	u32 bit;
+	int ret;
 
 	switch (ctrl->id) {
 	case V4L2_CID_TEST_PATTERN:
-		WRITE_ONCE(vdev->ctrl_pattern_val, ctrl->val);
+		pattern = ctrl->val;
 		break;
 	case V4L2_CID_HFLIP:
 	case V4L2_CID_VFLIP:
 		bit = ctrl->id == V4L2_CID_HFLIP ? VCAP_REQ_HFLIP :
 						   VCAP_REQ_VFLIP;
-		WRITE_ONCE(vdev->ctrl_flags_val, ctrl->val ?
-			   vdev->ctrl_flags_val | bit :
-			   vdev->ctrl_flags_val & ~bit);
+		flags = ctrl->val ? flags | bit : flags & ~bit;
 		break;
 	default:
 		return -EINVAL;
 	}
-	return vcap_board_update(vdev);
+	ret = vcap_board_update(vdev, pattern, flags);
+	if (ret)
+		return ret;
+	WRITE_ONCE(vdev->ctrl_pattern_val, pattern);
+	WRITE_ONCE(vdev->ctrl_flags_val, flags);
+	return 0;
 }
 
 static const struct v4l2_ctrl_ops vcap_ctrl_ops = {

@@ -30,7 +30,7 @@ static void vcap_deliver_forget(struct vcap_dev *vdev)
  * req_lock and deliver_lock.
  */
 void vcap_deliver_set_ring(struct vcap_dev *vdev,
-				  const struct vcap_ring *ring)
+			   const struct vcap_ring *ring)
 {
 	bool same = vdev->ring.valid && vdev->ring.mode_gen == ring->mode_gen;
 

@@ -2,10 +2,15 @@
 /*
  * vcap memory ops: vmalloc frame buffers, mapped by a fault handler.
  *
- * An MMAP buffer is vmalloc_user() memory with one reference for
- * videobuf2, one for every VMA that maps it and one for every dma-buf that
- * exports it; whichever of them goes last frees it.  A mapping therefore
- * outlives REQBUFS(0), close() of the video node and unbind of the device.
+ * An MMAP buffer is vmalloc memory with one reference for videobuf2, one
+ * for every VMA that maps it and one for every dma-buf that exports it;
+ * whichever of them goes last frees it.  A mapping therefore outlives
+ * REQBUFS(0), close() of the video node and unbind of the device.
+ *
+ * The memory is charged to the memory cgroup of the process that
+ * allocates it, and each device's buffers together are capped
+ * (max_buffer_mb): the cap counts a buffer until it is freed, so buffers
+ * orphaned by REQBUFS(0) while mapped still count.
  *
  * User mappings are not remapped up front: the fault handler hands the
  * page at the faulting offset to the core mm, and maps a batch of the
@@ -32,6 +37,8 @@
 #include <media/videobuf2-v4l2.h>
 
 #include "compat.h"
+#include "vcap.h"
+#include "vcap-inject.h"
 #include "vcap-mem.h"
 
 /*
@@ -45,10 +52,25 @@ module_param(prefault_pages, uint, 0644);
 MODULE_PARM_DESC(prefault_pages,
 		 "pages mapped per fault on a frame buffer (1 = no pre-faulting, default 512)");
 
+static unsigned int max_buffer_mb = 1024;
+module_param(max_buffer_mb, uint, 0644);
+MODULE_PARM_DESC(max_buffer_mb,
+		 "buffer memory one device may hold, MiB (16-65536, default 1024)");
+
 /* Pages looked up per vm_insert_pages() call, on the stack. */
 #define VCAP_MEM_INSERT_BATCH	32
 
+/*
+ * The buffer memory of one device.  Each MMAP buffer holds a reference,
+ * so the count outlives the device when a buffer does.
+ */
+struct vcap_mem_pool {
+	refcount_t refcount;
+	atomic64_t bytes;		/* held by the device's MMAP buffers */
+};
+
 struct vcap_mem_buf {
+	struct vcap_mem_pool *pool;	/* MMAP only */
 	void *vaddr;			/* kernel address of the first byte */
 	unsigned long size;		/* bytes; page aligned for MMAP */
 	/* MMAP: videobuf2, each VMA, each exported dma-buf */
@@ -58,13 +80,57 @@ struct vcap_mem_buf {
 	unsigned int npages;
 	void *map;			/* vm_map_ram() address of pages[0] */
 	bool dirty;			/* capture: the device writes the pages */
+	/* dma-buf attachments (struct vcap_mem_attachment): under lock */
+	struct mutex lock;
+	struct list_head attachments;
 };
+
+struct vcap_mem_pool *vcap_mem_pool_create(void)
+{
+	struct vcap_mem_pool *pool;
+
+	pool = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+	       kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	refcount_set(&pool->refcount, 1);
+	atomic64_set(&pool->bytes, 0);
+	return pool;
+}
+
+void vcap_mem_pool_put(struct vcap_mem_pool *pool)
+{
+	if (pool && refcount_dec_and_test(&pool->refcount))
+		kfree(pool);
+}
+
+/* Take size bytes from the pool, unless that passes the cap. */
+static bool vcap_mem_pool_charge(struct vcap_mem_pool *pool,
+				 unsigned long size)
+{
+	u64 cap = (u64)clamp(READ_ONCE(max_buffer_mb), 16u, 65536u) << 20;
+
+	if (atomic64_add_return(size, &pool->bytes) > cap) {
+		atomic64_sub(size, &pool->bytes);
+		return false;
+	}
+	refcount_inc(&pool->refcount);
+	return true;
+}
+
+static void vcap_mem_pool_uncharge(struct vcap_mem_pool *pool,
+				   unsigned long size)
+{
+	atomic64_sub(size, &pool->bytes);
+	vcap_mem_pool_put(pool);
+}
 
 static void vcap_mem_buf_put(struct vcap_mem_buf *buf)
 {
 	if (!refcount_dec_and_test(&buf->refcount))
 		return;
 	vfree(buf->vaddr);
+	vcap_mem_pool_uncharge(buf->pool, buf->size);
 	kfree(buf);
 }
 
@@ -78,25 +144,39 @@ static struct page *vcap_mem_page(struct vcap_mem_buf *buf, pgoff_t pgoff)
 static void *vcap_mem_alloc(struct vb2_buffer *vb, struct device *dev,
 			    unsigned long size)
 {
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
 	struct vcap_mem_buf *buf;
 
 	size = PAGE_ALIGN(size);
 	if (!size)
 		return ERR_PTR(-EINVAL);
+	if (!vcap_mem_pool_charge(vdev->pool, size))
+		return ERR_PTR(-ENOMEM);
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+	      kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
-		return ERR_PTR(-ENOMEM);
-
-	/* vmalloc_user() zeroes whatever init_on_alloc says. */
-	buf->vaddr = vmalloc_user(size);
-	if (!buf->vaddr) {
-		kfree(buf);
-		return ERR_PTR(-ENOMEM);
-	}
+		goto err_uncharge;
+	/*
+	 * Zeroed whatever init_on_alloc says, charged to the caller's
+	 * memory cgroup, and quiet when user space asks for too much.
+	 */
+	buf->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+				     __GFP_NOWARN);
+	if (!buf->vaddr)
+		goto err_free;
+	buf->pool = vdev->pool;
 	buf->size = size;
+	mutex_init(&buf->lock);
+	INIT_LIST_HEAD(&buf->attachments);
 	refcount_set(&buf->refcount, 1);
 	return buf;
+
+err_free:
+	kfree(buf);
+err_uncharge:
+	vcap_mem_pool_uncharge(vdev->pool, size);
+	return ERR_PTR(-ENOMEM);
 }
 
 static void vcap_mem_put(void *buf_priv)
@@ -250,7 +330,10 @@ int vcap_mem_fop_mmap(struct file *file, struct vm_area_struct *vma)
 
 /* dma-buf export */
 
+/* One importer's view of a buffer: under the buffer's lock. */
 struct vcap_mem_attachment {
+	struct list_head list;		/* in vcap_mem_buf.attachments */
+	struct device *dev;		/* the importer's device */
 	struct sg_table sgt;
 	enum dma_data_direction dir;	/* DMA_NONE while not mapped */
 };
@@ -277,17 +360,25 @@ static int vcap_mem_dmabuf_attach(struct dma_buf *dbuf,
 		sg_set_page(sg, vcap_mem_page(buf, i), PAGE_SIZE, 0);
 
 	a->dir = DMA_NONE;
+	a->dev = attach->dev;
 	attach->priv = a;
+	mutex_lock(&buf->lock);
+	list_add(&a->list, &buf->attachments);
+	mutex_unlock(&buf->lock);
 	return 0;
 }
 
 static void vcap_mem_dmabuf_detach(struct dma_buf *dbuf,
 				   struct dma_buf_attachment *attach)
 {
+	struct vcap_mem_buf *buf = dbuf->priv;
 	struct vcap_mem_attachment *a = attach->priv;
 
+	mutex_lock(&buf->lock);
+	list_del(&a->list);
 	if (a->dir != DMA_NONE)
 		dma_unmap_sgtable(attach->dev, &a->sgt, a->dir, 0);
+	mutex_unlock(&buf->lock);
 	sg_free_table(&a->sgt);
 	kfree(a);
 }
@@ -297,27 +388,70 @@ static struct sg_table *
 vcap_mem_dmabuf_map(struct dma_buf_attachment *attach,
 		    enum dma_data_direction dir)
 {
+	struct vcap_mem_buf *buf = attach->dmabuf->priv;
 	struct vcap_mem_attachment *a = attach->priv;
+	struct sg_table *sgt = &a->sgt;
 	int ret;
 
+	mutex_lock(&buf->lock);
 	if (a->dir == dir)
-		return &a->sgt;
-
+		goto out;
 	if (a->dir != DMA_NONE) {
 		dma_unmap_sgtable(attach->dev, &a->sgt, a->dir, 0);
 		a->dir = DMA_NONE;
 	}
 	ret = dma_map_sgtable(attach->dev, &a->sgt, dir, 0);
-	if (ret)
-		return ERR_PTR(ret);
+	if (ret) {
+		sgt = ERR_PTR(ret);
+		goto out;
+	}
 	a->dir = dir;
-	return &a->sgt;
+out:
+	mutex_unlock(&buf->lock);
+	return sgt;
 }
 
 static void vcap_mem_dmabuf_unmap(struct dma_buf_attachment *attach,
 				  struct sg_table *sgt,
 				  enum dma_data_direction dir)
 {
+}
+
+/*
+ * CPU access through the dma-buf (DMA_BUF_IOCTL_SYNC, or an importer's
+ * own): the pages as every importer's device mapping and the kernel's
+ * vmalloc alias leave them.  On x86 the syncs cost nothing; where caches
+ * are not coherent with the devices they are what makes the frame
+ * visible.
+ */
+static int vcap_mem_dmabuf_begin_cpu_access(struct dma_buf *dbuf,
+					    enum dma_data_direction dir)
+{
+	struct vcap_mem_buf *buf = dbuf->priv;
+	struct vcap_mem_attachment *a;
+
+	mutex_lock(&buf->lock);
+	list_for_each_entry(a, &buf->attachments, list)
+		if (a->dir != DMA_NONE)
+			dma_sync_sgtable_for_cpu(a->dev, &a->sgt, a->dir);
+	mutex_unlock(&buf->lock);
+	invalidate_kernel_vmap_range(buf->vaddr, buf->size);
+	return 0;
+}
+
+static int vcap_mem_dmabuf_end_cpu_access(struct dma_buf *dbuf,
+					  enum dma_data_direction dir)
+{
+	struct vcap_mem_buf *buf = dbuf->priv;
+	struct vcap_mem_attachment *a;
+
+	flush_kernel_vmap_range(buf->vaddr, buf->size);
+	mutex_lock(&buf->lock);
+	list_for_each_entry(a, &buf->attachments, list)
+		if (a->dir != DMA_NONE)
+			dma_sync_sgtable_for_device(a->dev, &a->sgt, a->dir);
+	mutex_unlock(&buf->lock);
+	return 0;
 }
 
 /* The buffer's kernel mapping lasts as long as the dma-buf: no vunmap. */
@@ -345,6 +479,8 @@ static const struct dma_buf_ops vcap_mem_dmabuf_ops = {
 	.detach = vcap_mem_dmabuf_detach,
 	.map_dma_buf = vcap_mem_dmabuf_map,
 	.unmap_dma_buf = vcap_mem_dmabuf_unmap,
+	.begin_cpu_access = vcap_mem_dmabuf_begin_cpu_access,
+	.end_cpu_access = vcap_mem_dmabuf_end_cpu_access,
 	.vmap = vcap_mem_dmabuf_vmap,
 	.mmap = vcap_mem_dmabuf_mmap,
 	.release = vcap_mem_dmabuf_release,

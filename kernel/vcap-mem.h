@@ -2,9 +2,10 @@
 /*
  * vcap memory ops: the videobuf2 allocator behind /dev/videoN.
  *
- * Each buffer is vmalloc_user() memory, refcounted by videobuf2, by every
- * user mapping and by every exported dma-buf, and freed when the last of
- * them goes.  User mappings are filled by a fault handler, never remapped
+ * Each buffer is vmalloc memory, charged to the allocating process's
+ * memory cgroup and to its device's capped pool, refcounted by videobuf2,
+ * by every user mapping and by every exported dma-buf, and freed when the
+ * last of them goes.  User mappings are filled by a fault handler, never remapped
  * up front, so a mapping outlives REQBUFS(0), close() and unbind.
  */
 #ifndef _VCAP_MEM_H
@@ -13,6 +14,12 @@
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <media/videobuf2-core.h>
+
+struct vcap_mem_pool;
+
+/* A device's buffer memory: one reference for the device, one per buffer. */
+struct vcap_mem_pool *vcap_mem_pool_create(void);
+void vcap_mem_pool_put(struct vcap_mem_pool *pool);
 
 /*
  * For a queue with io_modes VB2_MMAP | VB2_USERPTR | VB2_READ: MMAP with

@@ -19,6 +19,7 @@
 #include <linux/pci.h>
 
 #include "vcap.h"
+#include "vcap-inject.h"
 
 static unsigned int poll_us = 1000;
 module_param(poll_us, uint, 0444);
@@ -81,15 +82,11 @@ static void vcap_pci_doorbell(struct vcap_dev *vdev)
 	       vp->regs + IVSHMEM_DOORBELL);
 }
 
-static int vcap_pci_mmap(struct vcap_dev *vdev, struct vm_area_struct *vma,
-			 u64 off)
+static unsigned long vcap_pci_pfn(struct vcap_dev *vdev, u64 off)
 {
 	struct vcap_pci *vp = vdev->board;
 
-	return io_remap_pfn_range(vma, vma->vm_start,
-				  (vp->mem_start + off) >> PAGE_SHIFT,
-				  vma->vm_end - vma->vm_start,
-				  vma->vm_page_prot);
+	return (vp->mem_start + off) >> PAGE_SHIFT;
 }
 
 static const struct vcap_board_ops vcap_pci_ops = {
@@ -97,7 +94,7 @@ static const struct vcap_board_ops vcap_pci_ops = {
 	.write32 = vcap_pci_write32,
 	.copy_from = vcap_pci_copy_from,
 	.doorbell = vcap_pci_doorbell,
-	.mmap = vcap_pci_mmap,
+	.pfn = vcap_pci_pfn,
 };
 
 static irqreturn_t vcap_pci_frame_irq(int irq, void *data)
@@ -147,6 +144,8 @@ static int vcap_pci_setup_irqs(struct vcap_pci *vp)
 	struct pci_dev *pdev = vp->pdev;
 	int ret;
 
+	if (vcap_inject_fail(VCAP_FAIL_IRQ))
+		return -ENOSPC;
 	/* Without bus mastering QEMU drops the MSI-X writes. */
 	pci_set_master(pdev);
 	ret = pci_alloc_irq_vectors(pdev, VCAP_NUM_VECTORS, VCAP_NUM_VECTORS,
@@ -181,11 +180,14 @@ static void vcap_pci_teardown_irqs(struct vcap_pci *vp)
 	vp->nvec = 0;
 }
 
+/* Probe's reverse, from whatever point probe reached. */
 static void vcap_pci_destroy(struct vcap_pci *vp)
 {
 	if (vp->registered)
 		vcap_dev_unregister(vp->vdev);
 	hrtimer_cancel(&vp->poll);
+	if (vp->nvec)
+		writel(0, vp->regs + IVSHMEM_INTRMASK);
 	vcap_pci_teardown_irqs(vp);
 	if (!IS_ERR_OR_NULL(vp->vdev))
 		vcap_dev_put(vp->vdev);
@@ -209,7 +211,8 @@ static int vcap_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	    pci_resource_len(pdev, 0) < IVSHMEM_REGS_SIZE)
 		return -ENODEV;
 
-	vp = kzalloc(sizeof(*vp), GFP_KERNEL);
+	vp = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+	     kzalloc(sizeof(*vp), GFP_KERNEL);
 	if (!vp)
 		return -ENOMEM;
 	vp->pdev = pdev;
@@ -240,26 +243,32 @@ static int vcap_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		ret = PTR_ERR(vp->vdev);
 		goto err;
 	}
+	ret = vcap_dev_probe(vp->vdev);
+	if (ret)
+		goto err;
+
+	/* What feeds the core's notifications, before the nodes appear. */
 	if (pci_resource_len(pdev, 1)) {
 		ret = vcap_pci_setup_irqs(vp);
 		if (ret)
 			dev_warn(dev, "no MSI-X (%d): polling instead\n", ret);
 	}
 	vp->vdev->irq = vp->nvec > 0;
-	if (vp->nvec)
+	if (vp->nvec) {
 		/* Interrupts are enabled through the mask on ivshmem. */
 		writel(~0u, vp->regs + IVSHMEM_INTRMASK);
-
-	ret = vcap_dev_register(vp->vdev);
-	if (ret)
-		goto err;
-	vp->registered = true;
-	if (!vp->nvec) {
+	} else {
 		vp->poll_period = ns_to_ktime((u64)clamp(poll_us, 100u,
 							 100000u) *
 					      NSEC_PER_USEC);
 		hrtimer_start(&vp->poll, vp->poll_period, HRTIMER_MODE_REL);
 	}
+
+	/* Last: once registered, user space can reach the board. */
+	ret = vcap_dev_register(vp->vdev);
+	if (ret)
+		goto err;
+	vp->registered = true;
 	pci_set_drvdata(pdev, vp);
 	dev_info(dev, "ivshmem peer %u, BAR2 %pa bytes\n", vp->peer_id,
 		 &vp->mem_len);

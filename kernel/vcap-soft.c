@@ -12,6 +12,15 @@
  * source: an hrtimer paces it, an ordered workqueue runs it (and the mode
  * requests, so the two never overlap), and each frame is published under
  * the slot's sequence lock as the board ABI describes.
+ *
+ * The control page is shared with user space (a VRAM mapping, writable
+ * with vram_writable=1), so the board never reads back what it owns: its
+ * info block, ring layout, acknowledged request and slot locks are kept
+ * here and only written to the page.  The one thing it reads is the
+ * driver's request, as a snapshot, validated against its own copy of the
+ * info.  A page scribbled on costs frames, never the board's memory; the
+ * board writes its info again whenever it finds it changed, and a new
+ * request resets its status.
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -22,6 +31,7 @@
 #include <linux/vmalloc.h>
 
 #include "vcap.h"
+#include "vcap-inject.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
 
@@ -48,11 +58,17 @@ struct vcap_soft {
 	struct workqueue_struct *wq;
 	struct work_struct req_work;
 	struct work_struct frame_work;
+	struct work_struct reset_work;
 	struct hrtimer timer;
 	ktime_t period;
 	bool running;
 	struct vcap_gen gen;
+	/* What the board published and runs; never read from the page. */
+	struct vcap_board_info info;
+	u64 frame_size;
 	struct vcap_ring_layout layout;
+	u32 ack_seq;			/* newest request acted on */
+	u32 slot_lock[VCAP_MAX_SLOTS];
 	u32 mode_gen;
 	u32 next_slot;
 	u64 seq;
@@ -96,32 +112,45 @@ static void vcap_soft_doorbell(struct vcap_dev *vdev)
 	queue_work(soft->wq, &soft->req_work);
 }
 
-static int vcap_soft_mmap(struct vcap_dev *vdev, struct vm_area_struct *vma,
-			  u64 off)
+static unsigned long vcap_soft_pfn(struct vcap_dev *vdev, u64 off)
 {
 	struct vcap_soft *soft = vdev->board;
 	u64 chunk_size = PAGE_SIZE << soft->order;
-	unsigned long addr = vma->vm_start;
-	u64 end = off + (vma->vm_end - vma->vm_start);
+	unsigned int c = div64_u64(off, chunk_size);
 
-	while (off < end) {
-		unsigned int c = div64_u64(off, chunk_size);
-		u64 in = off - (u64)c * chunk_size;
-		u64 len = min(chunk_size - in, end - off);
-		int ret;
+	return page_to_pfn(soft->chunks[c]) +
+	       ((off - (u64)c * chunk_size) >> PAGE_SHIFT);
+}
 
-		if (c >= soft->nchunks)
-			return -EINVAL;
-		ret = remap_pfn_range(vma, addr,
-				      page_to_pfn(soft->chunks[c]) +
-				      (in >> PAGE_SHIFT),
-				      len, vma->vm_page_prot);
-		if (ret)
-			return ret;
-		addr += len;
-		off += len;
-	}
-	return 0;
+/* The info block as published; the caller owns the producer or the page. */
+static void vcap_soft_publish_info(struct vcap_soft *soft)
+{
+	struct vcap_board_info *page = &vcap_soft_ctrl(soft)->info;
+
+	WRITE_ONCE(page->magic, 0);
+	/* The old magic is gone before the rest changes. */
+	smp_wmb();
+	memcpy((u8 *)page + sizeof(page->magic),
+	       (u8 *)&soft->info + sizeof(page->magic),
+	       sizeof(*page) - sizeof(page->magic));
+	/* The magic is written last: the page is whole when it appears. */
+	smp_wmb();
+	WRITE_ONCE(page->magic, soft->info.magic);
+}
+
+/* The info block, if the page no longer says what the board published. */
+static void vcap_soft_repair_info(struct vcap_soft *soft)
+{
+	if (memcmp(&vcap_soft_ctrl(soft)->info, &soft->info,
+		   sizeof(soft->info)))
+		vcap_soft_publish_info(soft);
+}
+
+static void vcap_soft_reset(struct vcap_dev *vdev)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	queue_work(soft->wq, &soft->reset_work);
 }
 
 static const struct vcap_board_ops vcap_soft_ops = {
@@ -129,7 +158,8 @@ static const struct vcap_board_ops vcap_soft_ops = {
 	.write32 = vcap_soft_write32,
 	.copy_from = vcap_soft_copy_from,
 	.doorbell = vcap_soft_doorbell,
-	.mmap = vcap_soft_mmap,
+	.pfn = vcap_soft_pfn,
+	.reset = vcap_soft_reset,
 };
 
 static enum hrtimer_restart vcap_soft_tick(struct hrtimer *timer)
@@ -160,7 +190,8 @@ static void vcap_soft_frame(struct work_struct *work)
 	dst = soft->base + soft->layout.ring_offset +
 	      slot * soft->layout.slot_stride;
 
-	lock = le32_to_cpu(READ_ONCE(s->lock)) | 1;
+	vcap_soft_repair_info(soft);
+	lock = soft->slot_lock[slot] | 1;
 	WRITE_ONCE(s->lock, cpu_to_le32(lock));
 	/* Odd lock before pixels: pairs with the reader's first rmb. */
 	smp_wmb();
@@ -173,6 +204,7 @@ static void vcap_soft_frame(struct work_struct *work)
 	s->mode_gen = cpu_to_le32(soft->mode_gen);
 	/* Pixels and fields before the even lock; it before latest_slot. */
 	smp_wmb();
+	soft->slot_lock[slot] = lock + 1;
 	WRITE_ONCE(s->lock, cpu_to_le32(lock + 1));
 	/* The slot is whole before status points readers at it. */
 	smp_wmb();
@@ -259,25 +291,34 @@ static void vcap_soft_request(struct work_struct *work)
 	u32 seq, err;
 
 	seq = le32_to_cpu(READ_ONCE(ctrl->request.seq));
-	if (seq == le32_to_cpu(ctrl->status.ack_seq))
+	if (seq == soft->ack_seq)
 		return;
 	/* The driver writes seq last: read the fields after it. */
 	smp_rmb();
-	req = ctrl->request;
-	err = vcap_modes_check(&ctrl->info, soft->size -
-			       le64_to_cpu(ctrl->info.frame_offset),
-			       &req, &layout);
+	memcpy(&req, &ctrl->request, sizeof(req));
+	vcap_soft_repair_info(soft);
+	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);
 		else
 			err = vcap_soft_start(soft, &req, &layout);
 	}
+	soft->ack_seq = seq;
 	ctrl->status.error = cpu_to_le32(err);
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 	/* The status is complete before the driver sees the ack. */
 	smp_wmb();
 	WRITE_ONCE(ctrl->status.ack_seq, cpu_to_le32(seq));
+}
+
+/* The driver found the page in disorder: say what the board is again. */
+static void vcap_soft_reset_work(struct work_struct *work)
+{
+	struct vcap_soft *soft = container_of(work, struct vcap_soft,
+					      reset_work);
+
+	vcap_soft_repair_info(soft);
 }
 
 static void vcap_soft_free_mem(struct vcap_soft *soft)
@@ -341,13 +382,16 @@ static int vcap_soft_alloc_mem(struct vcap_soft *soft, u64 size)
 	return 0;
 }
 
-/* The control page as the firmware writes it when the board comes up. */
+/*
+ * The info block as the firmware writes it when the board comes up, kept
+ * by the board and published on a control page that is all zeroes.
+ */
 static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 {
 	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
-	struct vcap_board_info *info = &ctrl->info;
-	u64 frame_size = soft->size - VCAP_CTRL_SIZE;
+	struct vcap_board_info *info = &soft->info;
 
+	soft->frame_size = soft->size - VCAP_CTRL_SIZE;
 	info->abi_version = cpu_to_le32(VCAP_BOARD_ABI_VERSION);
 	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
 	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
@@ -356,25 +400,32 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
 	info->vram_size = cpu_to_le64(soft->size);
 	info->frame_offset = cpu_to_le64(VCAP_CTRL_SIZE);
-	info->frame_size = cpu_to_le64(frame_size);
-	vcap_modes_fill(info, frame_size);
+	info->frame_size = cpu_to_le64(soft->frame_size);
+	vcap_modes_fill(info, soft->frame_size);
+	info->magic = cpu_to_le32(VCAP_BOARD_MAGIC);
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 	ctrl->status.latest_slot = cpu_to_le32(~0u);
-	/* The magic is written last: the page is whole when it appears. */
-	smp_wmb();
-	info->magic = cpu_to_le32(VCAP_BOARD_MAGIC);
+	vcap_soft_publish_info(soft);
 }
 
+/*
+ * Probe's reverse, from whatever point probe reached.  After
+ * vcap_dev_unregister() the core rings no doorbell and calls no op, so
+ * once the request work is done nothing starts the timer again; the timer
+ * is stopped before the frame work it queues, and both before the
+ * workqueue goes.
+ */
 static void vcap_soft_destroy(struct vcap_soft *soft)
 {
 	if (soft->registered)
 		vcap_dev_unregister(soft->vdev);
 	if (soft->wq) {
-		/* The core is done with the board: stop the producer. */
+		cancel_work_sync(&soft->req_work);
+		cancel_work_sync(&soft->reset_work);
 		hrtimer_cancel(&soft->timer);
 		soft->running = false;
+		cancel_work_sync(&soft->frame_work);
 		destroy_workqueue(soft->wq);
-		hrtimer_cancel(&soft->timer);
 	}
 	if (!IS_ERR_OR_NULL(soft->vdev))
 		vcap_dev_put(soft->vdev);
@@ -394,7 +445,8 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	struct vcap_soft *soft;
 	int ret;
 
-	soft = kzalloc(sizeof(*soft), GFP_KERNEL);
+	soft = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
+	       kzalloc(sizeof(*soft), GFP_KERNEL);
 	if (!soft)
 		return -ENOMEM;
 	soft->pdev = pdev;
@@ -402,11 +454,15 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	soft->timer.function = vcap_soft_tick;
 	INIT_WORK(&soft->req_work, vcap_soft_request);
 	INIT_WORK(&soft->frame_work, vcap_soft_frame);
+	INIT_WORK(&soft->reset_work, vcap_soft_reset_work);
 
-	ret = vcap_soft_alloc_mem(soft, (u64)mb << 20);
+	ret = vcap_inject_fail(VCAP_FAIL_ALLOC) ? -ENOMEM :
+	      vcap_soft_alloc_mem(soft, (u64)mb << 20);
 	if (ret)
 		goto err;
-	soft->wq = alloc_ordered_workqueue("vcap-soft%u", WQ_HIGHPRI, n);
+	if (!vcap_inject_fail(VCAP_FAIL_ALLOC))
+		soft->wq = alloc_ordered_workqueue("vcap-soft%u", WQ_HIGHPRI,
+						   n);
 	if (!soft->wq) {
 		ret = -ENOMEM;
 		goto err;
@@ -420,6 +476,9 @@ static int vcap_soft_probe(struct platform_device *pdev)
 		goto err;
 	}
 	soft->vdev->soft = true;
+	ret = vcap_dev_probe(soft->vdev);
+	if (ret)
+		goto err;
 	ret = vcap_dev_register(soft->vdev);
 	if (ret)
 		goto err;

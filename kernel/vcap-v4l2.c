@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
+#include "vcap-inject.h"
 #include "vcap-format.h"
 #include "vcap-mem.h"
 
@@ -519,7 +520,8 @@ int vcap_v4l2_register(struct vcap_dev *vdev)
 	vfd->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
 			   V4L2_CAP_READWRITE;
 	video_set_drvdata(vfd, vdev);
-	ret = video_register_device(vfd, VFL_TYPE_VIDEO, -1);
+	ret = vcap_inject_fail(VCAP_FAIL_REGISTER) ? -ENOMEM :
+	      video_register_device(vfd, VFL_TYPE_VIDEO, -1);
 	if (ret)
 		goto err;
 	vdev->v4l2_registered = true;

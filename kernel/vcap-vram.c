@@ -6,9 +6,10 @@
  *
  * Every open file's f_mapping is one per-device address space, whatever
  * inode the node was opened through, so that removal can zap every user
- * mapping with one unmap_mapping_range().  The VMAs have no pages behind
- * them once zapped: a later touch faults, and the fault handler answers
- * SIGBUS.  The kernel never touches the BAR for a mapping after remove.
+ * mapping with one unmap_mapping_range().  Pages are mapped by the fault
+ * handler only, under the presence guard: once the board is gone a touch
+ * faults and the handler answers SIGBUS.  The kernel never touches the
+ * BAR for a mapping after remove.
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -26,6 +27,7 @@
 #include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
+#include "vcap-inject.h"
 
 #define VCAP_FS_MAGIC		0x76636170	/* "vcap" */
 #define VCAP_WAIT_MAX_MS	60000
@@ -94,10 +96,51 @@ static int vcap_vram_release_file(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Only a zapped mapping faults: the device is gone. */
+/*
+ * Pages a VRAM fault maps at once, the faulting one first: a frame is read
+ * front to back, and 2 MiB fills one page table per fault.
+ */
+#define VCAP_VRAM_FAULT_AROUND	512
+
+/*
+ * Nothing is mapped at mmap() time: every page is mapped here, under the
+ * presence guard.  Removal marks the board gone, waits for the faults
+ * inside the guard, then zaps every mapping of the device's address
+ * space; a fault after that finds the board gone and answers SIGBUS.  So
+ * no mapping, not even one racing the removal, reaches the memory after
+ * the board driver frees it.
+ */
 static vm_fault_t vcap_vram_fault(struct vm_fault *vmf)
 {
-	return VM_FAULT_SIGBUS;
+	struct vm_area_struct *vma = vmf->vma;
+	struct vcap_dev *vdev = vma->vm_private_data;
+	unsigned long pages = vdev->bar_size >> PAGE_SHIFT;
+	unsigned long addr = vmf->address & PAGE_MASK;
+	pgoff_t pgoff = vmf->pgoff;
+	vm_fault_t ret;
+	unsigned int i;
+	int idx;
+
+	if (pgoff >= pages)
+		return VM_FAULT_SIGBUS;
+	if (!vcap_enter(vdev, &idx))
+		return VM_FAULT_SIGBUS;
+	ret = vmf_insert_pfn(vma, addr,
+			     vdev->ops->pfn(vdev, (u64)pgoff << PAGE_SHIFT));
+	/* The rest only saves faults: a failure ends the batch. */
+	for (i = 1; i < VCAP_VRAM_FAULT_AROUND && !(ret & VM_FAULT_ERROR);
+	     i++) {
+		addr += PAGE_SIZE;
+		pgoff++;
+		if (addr >= vma->vm_end || pgoff >= pages)
+			break;
+		if (vmf_insert_pfn(vma, addr,
+				   vdev->ops->pfn(vdev, (u64)pgoff << PAGE_SHIFT)) &
+		    VM_FAULT_ERROR)
+			break;
+	}
+	vcap_exit(vdev, idx);
+	return ret;
 }
 
 static const struct vm_operations_struct vcap_vram_vm_ops = {
@@ -111,7 +154,6 @@ static int vcap_vram_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long len = vma->vm_end - vma->vm_start;
 	unsigned long pages = vdev->bar_size >> PAGE_SHIFT;
 	u64 off;
-	int idx, ret;
 
 	/*
 	 * VM_MAYSHARE, not VM_SHARED: the core clears VM_SHARED on a shared
@@ -127,18 +169,15 @@ static int vcap_vram_mmap(struct file *file, struct vm_area_struct *vma)
 	off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	if (len > vdev->bar_size - off)
 		return -EINVAL;
+	if (vcap_vram_gone(vdev))
+		return -ENODEV;
 
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	if (!vf->writable)
 		vm_flags_clear(vma, VM_MAYWRITE);
 	vma->vm_ops = &vcap_vram_vm_ops;
 	vma->vm_private_data = vdev;
-
-	if (!vcap_enter(vdev, &idx))
-		return -ENODEV;
-	ret = vdev->ops->mmap(vdev, vma, off);
-	vcap_exit(vdev, idx);
-	return ret;
+	return 0;
 }
 
 static void vcap_vram_query(struct vcap_vram_file *vf, struct vcap_info *in)
@@ -330,11 +369,21 @@ static __poll_t vcap_vram_poll(struct file *file, poll_table *wait)
 	struct vcap_vram_file *vf = file->private_data;
 	struct vcap_dev *vdev = vf->vdev;
 
+	s64 events;
+
 	poll_wait(file, &vdev->frame_wq, wait);
 	if (vcap_vram_gone(vdev))
 		return EPOLLERR | EPOLLHUP;
-	if (atomic64_read(&vdev->frame_events) != READ_ONCE(vf->seen))
+	/*
+	 * Readable once per batch of new frames: the report consumes them,
+	 * as VCAP_IOC_WAIT_FRAME does, so that a client that only polls
+	 * sleeps until the next frame instead of spinning.
+	 */
+	events = atomic64_read(&vdev->frame_events);
+	if (events != READ_ONCE(vf->seen)) {
+		WRITE_ONCE(vf->seen, events);
 		return EPOLLIN | EPOLLRDNORM;
+	}
 	return 0;
 }
 
@@ -361,7 +410,8 @@ int vcap_vram_register(struct vcap_dev *vdev)
 	struct inode *inode;
 	int ret;
 
-	inode = alloc_anon_inode(vcap_mnt->mnt_sb);
+	inode = vcap_inject_fail(VCAP_FAIL_ALLOC) ? ERR_PTR(-ENOMEM) :
+		alloc_anon_inode(vcap_mnt->mnt_sb);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
 	vdev->inode = inode;
@@ -379,7 +429,8 @@ int vcap_vram_register(struct vcap_dev *vdev)
 		goto err;
 	cdev_init(&vdev->cdev, &vcap_vram_fops);
 	vdev->cdev.owner = THIS_MODULE;
-	ret = cdev_device_add(&vdev->cdev, &vdev->vram_dev);
+	ret = vcap_inject_fail(VCAP_FAIL_REGISTER) ? -ENOMEM :
+	      cdev_device_add(&vdev->cdev, &vdev->vram_dev);
 	if (ret)
 		goto err;
 	vdev->vram_registered = true;

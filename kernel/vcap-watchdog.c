@@ -17,12 +17,12 @@ module_param(heartbeat_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(heartbeat_timeout_ms,
 		 "a streaming board whose heartbeat stops this long is declared dead, ms (200-60000, default 2000)");
 
-
 /* Called by a board when its mode or signal changed; any context. */
 void vcap_status_changed(struct vcap_dev *vdev)
 {
 	atomic64_inc(&vdev->stats.interrupts);
-	mod_delayed_work(vdev->wq, &vdev->watchdog, 0);
+	if (READ_ONCE(vdev->active))
+		mod_delayed_work(vdev->wq, &vdev->watchdog, 0);
 }
 
 static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
@@ -74,10 +74,12 @@ void vcap_watchdog(struct work_struct *work)
 {
 	struct vcap_dev *vdev = container_of(to_delayed_work(work),
 					     struct vcap_dev, watchdog);
-	unsigned long timeout;
-	u32 magic, gen, state, w, h, fourcc;
 	bool streaming = READ_ONCE(vdev->streaming);
-	bool change = false, resolution = false;
+	bool change = false, resolution = false, dead, revive = false;
+	u32 magic, gen, state, w, h, fourcc;
+	unsigned long timeout;
+	const char *why = NULL;
+	struct vcap_ring ring;
 	u64 hb;
 	int idx;
 
@@ -93,26 +95,26 @@ void vcap_watchdog(struct work_struct *work)
 	if (streaming && magic == VCAP_BOARD_MAGIC &&
 	    state != VCAP_STATE_STOPPED)
 		vcap_follow_mode_gen(vdev, gen);
+	/* A board that can say what it published says it again. */
+	if (magic != VCAP_BOARD_MAGIC && vdev->ops->reset)
+		vdev->ops->reset(vdev);
 	vcap_exit(vdev, idx);
 
+	mutex_lock(&vdev->deliver_lock);
+	dead = vdev->board_dead;
+	ring = vdev->ring;
+	mutex_unlock(&vdev->deliver_lock);
+
 	timeout = msecs_to_jiffies(clamp(heartbeat_timeout_ms, 200u, 60000u));
+	spin_lock(&vdev->wd_lock);
 	if (magic != VCAP_BOARD_MAGIC) {
-		if (streaming && !vdev->board_dead)
-			vcap_board_failed(vdev, "control page lost its magic");
+		why = "control page lost its magic";
 	} else if (hb != vdev->last_heartbeat) {
 		vdev->last_heartbeat = hb;
 		vdev->heartbeat_jiffies = jiffies;
-		if (vdev->board_dead && streaming) {
-			vcap_board_log(vdev, KERN_INFO,
-				       "board is alive again\n");
-			mutex_lock(&vdev->deliver_lock);
-			vdev->board_dead = false;
-			vcap_deliver_resync(vdev);
-			mutex_unlock(&vdev->deliver_lock);
-		}
-	} else if (streaming && !vdev->board_dead &&
-		   time_after(jiffies, vdev->heartbeat_jiffies + timeout)) {
-		vcap_board_failed(vdev, "heartbeat stopped");
+		revive = dead;
+	} else if (time_after(jiffies, vdev->heartbeat_jiffies + timeout)) {
+		why = "heartbeat stopped";
 	}
 
 	/*
@@ -121,19 +123,28 @@ void vcap_watchdog(struct work_struct *work)
 	 */
 	if (streaming && state != VCAP_STATE_STOPPED &&
 	    (gen != vdev->last_mode_gen || state != vdev->last_state)) {
-		const struct vcap_ring *r = &vdev->ring;
-
 		if (state == VCAP_STATE_NO_SIGNAL &&
 		    vdev->last_state != VCAP_STATE_NO_SIGNAL)
 			change = true;
-		if (r->valid && (fourcc != r->fourcc || w != r->width ||
-				 h != r->height)) {
+		if (ring.valid && (fourcc != ring.fourcc ||
+				   w != ring.width || h != ring.height)) {
 			change = true;
 			resolution = true;
 		}
 	}
 	vdev->last_mode_gen = gen;
 	vdev->last_state = state;
+	spin_unlock(&vdev->wd_lock);
+
+	if (streaming && why && !dead) {
+		vcap_board_failed(vdev, why);
+	} else if (streaming && revive) {
+		vcap_board_log(vdev, KERN_INFO, "board is alive again\n");
+		mutex_lock(&vdev->deliver_lock);
+		vdev->board_dead = false;
+		vcap_deliver_resync(vdev);
+		mutex_unlock(&vdev->deliver_lock);
+	}
 	if (change) {
 		vcap_board_log(vdev, KERN_INFO,
 			       "board changed its mode or signal\n");
@@ -144,7 +155,7 @@ void vcap_watchdog(struct work_struct *work)
 	}
 	if (streaming)
 		queue_work(vdev->wq, &vdev->deliver_work);
-	if (!READ_ONCE(vdev->gone))
+	if (READ_ONCE(vdev->active))
 		queue_delayed_work(vdev->wq, &vdev->watchdog,
 				   msecs_to_jiffies(VCAP_WATCHDOG_MS));
 }

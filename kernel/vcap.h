@@ -30,7 +30,7 @@
 #define VCAP_MAX_BOARDS		16
 
 struct vcap_dev;
-struct vm_area_struct;
+struct vcap_mem_pool;
 
 /*
  * Access to one board.  Offsets are BAR2 byte offsets; the core has
@@ -46,10 +46,15 @@ struct vcap_board_ops {
 	/* Tell the board a request is waiting. */
 	void (*doorbell)(struct vcap_dev *vdev);
 	/*
-	 * Map BAR2 bytes [off, off + vma length) into vma, which the VRAM
-	 * node has already checked and flagged.  May sleep.
+	 * The page frame of BAR2 byte off (page aligned, inside the BAR),
+	 * for the VRAM node's fault handler to map.
 	 */
-	int (*mmap)(struct vcap_dev *vdev, struct vm_area_struct *vma, u64 off);
+	unsigned long (*pfn)(struct vcap_dev *vdev, u64 off);
+	/*
+	 * Optional: bring the board back to the state it published at
+	 * probe, after the driver found its control page in disorder.
+	 */
+	void (*reset)(struct vcap_dev *vdev);
 };
 
 /* The mode the board runs, as validated when it acknowledged it. */
@@ -99,24 +104,33 @@ struct vcap_buffer {
 	enum vb2_buffer_state state;	/* on done_list: how it completes */
 };
 
+/*
+ * One board.  Each field that more than one context touches says what
+ * protects it; "const" fields are set before vcap_dev_register() and
+ * only read after it.
+ */
 struct vcap_dev {
-	/* Identity; constant after vcap_dev_register(). */
+	/* Identity: const. */
 	struct device *parent;
 	const struct vcap_board_ops *ops;
 	void *board;			/* the board driver's private data */
 	unsigned int index;		/* N of /dev/vcapN */
 	bool soft;
 	bool irq;			/* frame-done is an interrupt */
-	struct kref kref;		/* VRAM file handles and mappings */
+	struct kref kref;		/* nodes, files, mappings, buffers */
 
 	/*
 	 * Presence: every board access is inside vcap_enter()/vcap_exit();
 	 * vcap_dev_unregister() sets gone and waits for them to finish.
+	 * active is set when registration is complete and cleared first on
+	 * unregister: the board's notifications queue work only while it is
+	 * set.  Both READ_ONCE/WRITE_ONCE.
 	 */
 	struct srcu_struct srcu;
 	bool gone;
+	bool active;
 
-	/* What the board published, validated once at probe. */
+	/* What the board published, validated once at probe: const. */
 	u64 bar_size;
 	u32 board_abi;
 	u32 caps;
@@ -141,15 +155,20 @@ struct vcap_dev {
 	u32 req_seq;
 	struct vcap_ring ring;
 
-	/* Frame delivery to the V4L2 queue: protected by deliver_lock. */
+	/*
+	 * Frame delivery to the V4L2 queue: protected by deliver_lock.
+	 * streaming is also read locklessly (READ_ONCE) by the notifiers;
+	 * board_dead by the watchdog, which is its only other writer.
+	 */
 	struct mutex deliver_lock;
 	bool streaming;
+	bool board_dead;
 	bool have_seq;
 	u64 last_board_seq;		/* newest board frame handled */
 	u32 sequence;			/* next V4L2 sequence number */
 	u32 stale_lock[VCAP_MAX_SLOTS];	/* slot locks from before the stream */
 	struct work_struct deliver_work;
-	struct workqueue_struct *wq;
+	struct workqueue_struct *wq;	/* const; ordered: one item at a time */
 
 	/*
 	 * Buffers queued by user space, and buffers filled and waiting to
@@ -159,15 +178,18 @@ struct vcap_dev {
 	struct list_head buf_list;
 	struct list_head done_list;
 
-	/* Watchdog: touched only by the watchdog work. */
+	/*
+	 * Watchdog state: protected by wd_lock.  The watchdog work updates
+	 * it each tick; a mode request that starts the board resets it.
+	 */
+	spinlock_t wd_lock;		/* the four fields below */
 	struct delayed_work watchdog;
 	u64 last_heartbeat;
 	unsigned long heartbeat_jiffies;
 	u32 last_mode_gen;
 	u32 last_state;
-	bool board_dead;
 
-	/* Frame notifications for the VRAM node. */
+	/* Frame notifications for the VRAM node: atomics and a waitqueue. */
 	wait_queue_head_t frame_wq;
 	atomic64_t frame_events;
 	atomic64_t notify_ns;		/* time of the last frame-done */
@@ -175,7 +197,14 @@ struct vcap_dev {
 	struct vcap_stats stats;
 	struct ratelimit_state board_log_rs;	/* what the board makes us say */
 
-	/* V4L2: the format is protected by lock, the queue's lock. */
+	/* Buffer memory of this device's queue, capped: vcap-mem.c. */
+	struct vcap_mem_pool *pool;
+
+	/*
+	 * V4L2: the format, interval and queue are protected by lock, the
+	 * queue's lock.  The control values are written by s_ctrl under the
+	 * control handler's lock and read by mode requests: READ_ONCE.
+	 */
 	struct mutex lock;
 	struct v4l2_device v4l2_dev;
 	struct video_device vdev;
@@ -190,7 +219,7 @@ struct vcap_dev {
 	struct vcap_interval interval;
 	bool v4l2_registered;
 
-	/* The VRAM node. */
+	/* The VRAM node: const while registered. */
 	struct cdev cdev;
 	struct device vram_dev;
 	/* Its i_mapping is every open file's f_mapping. */
@@ -219,6 +248,7 @@ extern bool vcap_vram_writable;
 struct vcap_dev *vcap_dev_alloc(struct device *parent,
 				const struct vcap_board_ops *ops, void *board,
 				u64 bar_size);
+int vcap_dev_probe(struct vcap_dev *vdev);
 int vcap_dev_register(struct vcap_dev *vdev);
 void vcap_dev_unregister(struct vcap_dev *vdev);
 void vcap_dev_get(struct vcap_dev *vdev);

@@ -122,18 +122,19 @@ static unsigned long vcap_soft_pfn(struct vcap_dev *vdev, u64 off)
 	       ((off - (u64)c * chunk_size) >> PAGE_SHIFT);
 }
 
-/* The info block as published; the caller owns the producer or the page. */
+/*
+ * The info block as the board keeps it, magic last: on a page that was
+ * all zeroes the magic says the rest is there.  Called on the board's
+ * workqueue, or before the board is registered.
+ */
 static void vcap_soft_publish_info(struct vcap_soft *soft)
 {
 	struct vcap_board_info *page = &vcap_soft_ctrl(soft)->info;
 
-	WRITE_ONCE(page->magic, 0);
-	/* The old magic is gone before the rest changes. */
-	smp_wmb();
 	memcpy((u8 *)page + sizeof(page->magic),
 	       (u8 *)&soft->info + sizeof(page->magic),
 	       sizeof(*page) - sizeof(page->magic));
-	/* The magic is written last: the page is whole when it appears. */
+	/* The rest of the page before the magic that vouches for it. */
 	smp_wmb();
 	WRITE_ONCE(page->magic, soft->info.magic);
 }

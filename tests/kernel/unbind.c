@@ -19,6 +19,7 @@
 
 #include <linux/vcap.h>
 
+#include "vk-board.h"
 #include "vk-stream.h"
 #include "vtest.h"
 
@@ -30,101 +31,8 @@ static void on_sigbus(int sig)
 	siglongjmp(bus_jmp, 1);
 }
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -1;
-}
-
-struct board {
-	char bus[64];
-	char drv[64];
-	char dev[64];
-};
-
-/* The last component of the symlink /sys/class/vcap/NAME/LINK. */
-static int link_name(const char *name, const char *link, char *out,
-		     size_t len)
-{
-	char path[256], target[256];
-	const char *base;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/vcap/%s/%s", name, link);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -1;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (strlen(base) >= len)
-		return -1;
-	memcpy(out, base, strlen(base) + 1);
-	return 0;
-}
-
-static int find_board(struct board *b)
-{
-	char path[64], name[32];
-
-	if (vk_find_vram(path, sizeof(path), name, sizeof(name)) < 0)
-		return -1;
-	if (link_name(name, "device", b->dev, sizeof(b->dev)) < 0 ||
-	    link_name(name, "device/driver", b->drv, sizeof(b->drv)) < 0 ||
-	    link_name(name, "device/subsystem", b->bus, sizeof(b->bus)) < 0)
-		return -1;
-	return 0;
-}
-
-static int rebind(const struct board *b, const char *op)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", b->bus,
-		 b->drv, op);
-	return sysfs_write(path, b->dev);
-}
-
-static long long meminfo(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    line[strlen(key)] == ':')
-			v = atoll(line + strlen(key) + 1);
-	fclose(f);
-	return v;
-}
-
-/* Wait until the nodes are back after a bind. */
-static int wait_nodes(void)
-{
-	char path[64];
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (vk_find_vram(path, sizeof(path), NULL, 0) == 0 &&
-		    access(path, F_OK) == 0 &&
-		    vk_find_video(path, sizeof(path)) == 0)
-			return 0;
-		usleep(50000);
-	}
-	return -1;
-}
-
 /* One cycle: stream + map, unbind, check the fallout, rebind. */
-static void cycle(struct vtest_meta *_vtest, const struct board *b,
+static void cycle(struct vtest_meta *_vtest, const struct vk_board *b,
 		  bool verbose)
 {
 	const volatile uint32_t *magic;
@@ -134,7 +42,7 @@ static void cycle(struct vtest_meta *_vtest, const struct board *b,
 	int fd, status, i;
 	pid_t pid;
 
-	ASSERT_EQ(wait_nodes(), 0);
+	ASSERT_EQ(vk_wait_nodes(), 0);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
@@ -157,7 +65,7 @@ static void cycle(struct vtest_meta *_vtest, const struct board *b,
 	EXPECT_TRUE(in.flags & VCAP_INFO_STREAMING);
 	usleep(300000);
 
-	ASSERT_EQ(rebind(b, "unbind"), 0);
+	ASSERT_EQ(vk_rebind(b, "unbind"), 0);
 
 	/* The mapping is gone: a touch is SIGBUS, never the old memory. */
 	signal(SIGBUS, on_sigbus);
@@ -197,8 +105,8 @@ static void cycle(struct vtest_meta *_vtest, const struct board *b,
 	munmap((void *)magic, in.map_size);
 	close(fd);
 
-	ASSERT_EQ(rebind(b, "bind"), 0);
-	ASSERT_EQ(wait_nodes(), 0);
+	ASSERT_EQ(vk_rebind(b, "bind"), 0);
+	ASSERT_EQ(vk_wait_nodes(), 0);
 	if (verbose)
 		TH_LOG("unbind: SIGBUS, ENODEV, EPOLLERR|EPOLLHUP, streamer error; rebound");
 }
@@ -207,20 +115,20 @@ TEST_TIMEOUT(unbind_while_mapped_and_streaming, 1500)
 {
 	unsigned int cycles = vk_env("VCAP_CYCLES", 1), n;
 	long long slab0, vmalloc0, slab1, vmalloc1;
-	struct board b;
+	struct vk_board b;
 
-	ASSERT_EQ(find_board(&b), 0);
+	ASSERT_EQ(vk_find_board(&b), 0);
 	TH_LOG("board %s on bus %s, driver %s", b.dev, b.bus, b.drv);
 	/* One cycle first, so caches are warm before the baseline. */
 	cycle(_vtest, &b, true);
 	if (_vtest->failed || cycles < 2)
 		return;
-	slab0 = meminfo("Slab");
-	vmalloc0 = meminfo("VmallocUsed");
+	slab0 = vk_meminfo("Slab");
+	vmalloc0 = vk_meminfo("VmallocUsed");
 	for (n = 1; n < cycles && !_vtest->failed; n++)
 		cycle(_vtest, &b, false);
-	slab1 = meminfo("Slab");
-	vmalloc1 = meminfo("VmallocUsed");
+	slab1 = vk_meminfo("Slab");
+	vmalloc1 = vk_meminfo("VmallocUsed");
 	TH_LOG("%u cycles: Slab %lld -> %lld kB, VmallocUsed %lld -> %lld kB",
 	       cycles, slab0, slab1, vmalloc0, vmalloc1);
 	/* A leak per cycle would grow these by the cycle count. */

@@ -1,16 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* vcap-fuzz: the VRAM node's ioctls, and what its answers must hold. */
+/*
+ * vcap-fuzz: the VRAM node's ioctls, and what its answers must hold; on a
+ * node that maps writable, the board's control page scribbled on.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fuzz.h"
 #include <linux/vcap.h>
+#include <vcap/board.h>
+
+/*
+ * Map the control page writable for the whole run and keep a copy of it:
+ * the processes fork after this and share the one mapping.
+ */
+static int fz_map_ctrl(struct fz_target *tg, int fd)
+{
+	void *p;
+
+	p = mmap(NULL, VCAP_CTRL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "vcap-fuzz: %s says writable, but a "
+			"PROT_WRITE mapping fails: %s\n", tg->vram,
+			strerror(errno));
+		return -1;
+	}
+	tg->vram_saved = malloc(sizeof(struct vcap_board_ctrl));
+	if (!tg->vram_saved) {
+		munmap(p, VCAP_CTRL_SIZE);
+		return -1;
+	}
+	memcpy(tg->vram_saved, p, sizeof(struct vcap_board_ctrl));
+	tg->vram_ctrl = p;
+	return 0;
+}
 
 int fz_probe_vram(struct fz_target *tg)
 {
@@ -47,6 +79,10 @@ int fz_probe_vram(struct fz_target *tg)
 		memset(&info, 0, sizeof(info));
 		tg->vram_writable = ioctl(fd, VCAP_IOC_QUERY, &info) == 0 &&
 				    (info.flags & VCAP_INFO_WRITABLE);
+		if (tg->vram_writable && fz_map_ctrl(tg, fd)) {
+			close(fd);
+			return -1;
+		}
 		close(fd);
 	}
 	return 0;
@@ -124,12 +160,171 @@ static void fz_vram_badptr(struct fz_worker *w, struct fz_fd *f)
 			"expected EFAULT", ret, errno, strerror(errno));
 }
 
+/* ---- scribbling on a writable control page ---------------------------- */
+
+/* A field, or with count > 1 the same field of each array element. */
+struct fz_field {
+	const char *name;
+	uint32_t off;
+	uint8_t size;			/* 4 or 8 */
+	uint16_t count;
+	uint32_t stride;
+};
+
+#define FZ_CTRL(part, f)						\
+	{ #part "." #f, offsetof(struct vcap_board_ctrl, part.f),	\
+	  sizeof(((struct vcap_board_ctrl *)0)->part.f), 1, 0 }
+#define FZ_CTRL_ARR(part, arr, n, f)					\
+	{ #part "." #arr "[]." #f,					\
+	  offsetof(struct vcap_board_ctrl, part.arr[0].f),		\
+	  sizeof(((struct vcap_board_ctrl *)0)->part.arr[0].f), n,	\
+	  sizeof(((struct vcap_board_ctrl *)0)->part.arr[0]) }
+#define FZ_SLOT(f)							\
+	{ "slots[]." #f, offsetof(struct vcap_board_ctrl, slots[0].f),	\
+	  sizeof(((struct vcap_board_ctrl *)0)->slots[0].f),		\
+	  VCAP_MAX_SLOTS, sizeof(struct vcap_board_slot) }
+
+static const struct fz_field fz_fields[] = {
+	FZ_CTRL(info, magic), FZ_CTRL(info, abi_version),
+	FZ_CTRL(info, ctrl_size), FZ_CTRL(info, caps),
+	FZ_CTRL(info, vram_size), FZ_CTRL(info, frame_offset),
+	FZ_CTRL(info, frame_size), FZ_CTRL(info, fw_peer_id),
+	FZ_CTRL(info, num_modes), FZ_CTRL(info, num_intervals),
+	FZ_CTRL_ARR(info, intervals, VCAP_MAX_INTERVALS, numerator),
+	FZ_CTRL_ARR(info, intervals, VCAP_MAX_INTERVALS, denominator),
+	FZ_CTRL_ARR(info, modes, VCAP_MAX_MODES, fourcc),
+	FZ_CTRL_ARR(info, modes, VCAP_MAX_MODES, width),
+	FZ_CTRL_ARR(info, modes, VCAP_MAX_MODES, height),
+	FZ_CTRL_ARR(info, modes, VCAP_MAX_MODES, interval_mask),
+	FZ_CTRL(request, seq), FZ_CTRL(request, cmd),
+	FZ_CTRL(request, fourcc), FZ_CTRL(request, width),
+	FZ_CTRL(request, height), FZ_CTRL(request, bytesperline),
+	FZ_CTRL(request, interval_num), FZ_CTRL(request, interval_den),
+	FZ_CTRL(request, pattern), FZ_CTRL(request, flags),
+	FZ_CTRL(request, consumed_seq),
+	FZ_CTRL(status, ack_seq), FZ_CTRL(status, error),
+	FZ_CTRL(status, state), FZ_CTRL(status, mode_gen),
+	FZ_CTRL(status, fourcc), FZ_CTRL(status, width),
+	FZ_CTRL(status, height), FZ_CTRL(status, bytesperline),
+	FZ_CTRL(status, sizeimage), FZ_CTRL(status, interval_num),
+	FZ_CTRL(status, interval_den), FZ_CTRL(status, num_slots),
+	FZ_CTRL(status, ring_offset), FZ_CTRL(status, slot_stride),
+	FZ_CTRL(status, heartbeat), FZ_CTRL(status, frames_produced),
+	FZ_CTRL(status, frames_overwritten), FZ_CTRL(status, frames_late),
+	FZ_CTRL(status, latest_slot), FZ_CTRL(status, latest_seq),
+	FZ_SLOT(lock),
+	FZ_SLOT(flags),
+	FZ_SLOT(sequence),
+	FZ_SLOT(timestamp_ns),
+	FZ_SLOT(bytesused),
+	FZ_SLOT(mode_gen),
+};
+
+static uint64_t fz_ctrl_load(volatile uint8_t *p, unsigned int size)
+{
+	return size == 8 ? *(volatile uint64_t *)p : *(volatile uint32_t *)p;
+}
+
+static void fz_ctrl_store(volatile uint8_t *p, unsigned int size,
+			  uint64_t v)
+{
+	if (size == 8)
+		*(volatile uint64_t *)p = v;
+	else
+		*(volatile uint32_t *)p = (uint32_t)v;
+}
+
+/*
+ * A value for a field: anything, a boundary, or a near miss of what is
+ * there (a slot lock made odd, a sequence one ahead, a count one over).
+ */
+static uint64_t fz_ctrl_value(struct fz_worker *w, uint64_t cur,
+			      unsigned int size)
+{
+	static const int64_t deltas[] = { 1, -1, 2, 0x1000, -0x1000 };
+
+	switch (fz_below(w, 4)) {
+	case 0:
+		return cur + (uint64_t)FZ_PICK(w, deltas);
+	case 1:
+		return cur ^ (1ull << fz_below(w, size * 8));
+	default:
+		return size == 8 ? fz_u64(w) : fz_u32(w);
+	}
+}
+
+/* The saved copy back: whole, or one part of it (info, request, ...). */
+static void fz_ctrl_restore(struct fz_worker *w)
+{
+	static const struct { const char *name; size_t off, len; } parts[] = {
+		{ "all", 0, sizeof(struct vcap_board_ctrl) },
+		{ "info", offsetof(struct vcap_board_ctrl, info),
+		  sizeof(struct vcap_board_info) },
+		{ "request", offsetof(struct vcap_board_ctrl, request),
+		  sizeof(struct vcap_board_request) },
+		{ "status", offsetof(struct vcap_board_ctrl, status),
+		  sizeof(struct vcap_board_status) },
+		{ "slots", offsetof(struct vcap_board_ctrl, slots),
+		  sizeof(((struct vcap_board_ctrl *)0)->slots) },
+	};
+	unsigned int i = fz_chance(w, 2) ? 0 : 1 + fz_below(w, 4);
+	volatile uint8_t *dst = w->tg->vram_ctrl + parts[i].off;
+	const uint8_t *src = w->tg->vram_saved + parts[i].off;
+	size_t n;
+
+	fz_describe(w, "control page: restore %s", parts[i].name);
+	for (n = 0; n < parts[i].len; n += 4)
+		*(volatile uint32_t *)(dst + n) = *(const uint32_t *)(src + n);
+}
+
+static void fz_vram_scribble(struct fz_worker *w)
+{
+	volatile uint8_t *ctrl = w->tg->vram_ctrl;
+	const struct fz_field *fl;
+	unsigned int i, n, size;
+	uint32_t off;
+	uint64_t v;
+
+	w->scribbles++;
+	switch (fz_below(w, 16)) {
+	case 0:
+		fz_ctrl_restore(w);
+		return;
+	case 1: case 2: case 3:
+		/* random bytes anywhere in the page the board describes */
+		n = 1 + fz_below(w, 16);
+		off = fz_below(w, sizeof(struct vcap_board_ctrl) - n + 1);
+		fz_describe(w, "control page: %u random bytes at %#x", n, off);
+		for (i = 0; i < n; i++)
+			ctrl[off + i] = (uint8_t)fz_next(w);
+		return;
+	default:
+		fl = &FZ_PICK(w, fz_fields);
+		i = fz_below(w, fl->count);
+		off = fl->off + i * fl->stride;
+		size = fl->size;
+		/* now and then a 64-bit write over two 32-bit fields */
+		if (size == 4 && !(off & 7) && fz_chance(w, 8) &&
+		    off + 8 <= sizeof(struct vcap_board_ctrl))
+			size = 8;
+		v = fz_ctrl_value(w, fz_ctrl_load(ctrl + off, size), size);
+		fz_describe(w, "control page: %s (#%u at %#x) = %#llx/%u",
+			    fl->name, i, off, (unsigned long long)v, size * 8);
+		fz_ctrl_store(ctrl + off, size, v);
+	}
+}
+
 void fz_op_vram(struct fz_worker *w)
 {
 	struct fz_fd *f = fz_priv_fd(w, FZ_VRAM);
 	struct fz_fd *any;
 
 	w->stats[FZF_VRAM]++;
+	/* Only when writable: the read-only run draws the same numbers. */
+	if (w->tg->vram_ctrl && fz_chance(w, 3)) {
+		fz_vram_scribble(w);
+		return;
+	}
 	switch (fz_below(w, 6)) {
 	case 0: case 1:
 		if (f)

@@ -31,6 +31,12 @@ struct fz_target {
 	uint64_t vram_map_size;		/* from VCAP_IOC_QUERY */
 	uint64_t vram_frame_offset;
 	bool vram_writable;		/* an O_RDWR fd may map PROT_WRITE */
+	/*
+	 * Writable VRAM only: the control page, mapped PROT_WRITE once for
+	 * every process, and a copy of it as it was when the run started.
+	 */
+	volatile uint8_t *vram_ctrl;
+	uint8_t *vram_saved;
 	uint32_t ctrl_ids[128];		/* controls the node offers */
 	unsigned int num_ctrls;
 	uint32_t avoid_ctrl[8];		/* never set: would remove the device */
@@ -76,6 +82,7 @@ struct fz_worker {
 	uint64_t stats[8];		/* per op family */
 	uint64_t faults;		/* touches that faulted where allowed */
 	uint64_t hits[4];		/* FZH_*: deep paths reached */
+	uint64_t scribbles;		/* writes to a writable control page */
 	bool trace;
 };
 

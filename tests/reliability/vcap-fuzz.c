@@ -11,6 +11,12 @@
  * EFAULT, a mapping past the end gives EINVAL, ...), no crash of the
  * fuzzer, and no operation blocked for longer than --hang seconds.  The
  * guest kernel log is judged by the VM runner.
+ *
+ * A VRAM node that maps writable (vcap.ko vram_writable=1) puts the
+ * fuzzer in the board's place as well: some VRAM operations write random
+ * values into the control page's fields, random bytes anywhere in it, or
+ * the page as it was at the start.  A read-only node runs exactly the
+ * operations it always did.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -328,7 +334,7 @@ static const char *const family_name[] = {
 static int fz_process(unsigned int proc, uint64_t quota)
 {
 	pthread_t *tids, wd;
-	uint64_t stats[8] = { 0 }, hits[4] = { 0 }, faults = 0;
+	uint64_t stats[8] = { 0 }, hits[4] = { 0 }, faults = 0, scribbles = 0;
 	unsigned int i, j, n = opts.threads;
 
 	for (i = 0; i < FZ_SHARED_FDS; i++)
@@ -366,6 +372,7 @@ static int fz_process(unsigned int proc, uint64_t quota)
 		for (j = 0; j < 4; j++)
 			hits[j] += workers[i].hits[j];
 		faults += workers[i].faults;
+		scribbles += workers[i].scribbles;
 	}
 	printf("vcap-fuzz: process %u:", proc);
 	for (j = 0; j < 8; j++)
@@ -375,6 +382,9 @@ static int fz_process(unsigned int proc, uint64_t quota)
 	       " (allowed faults %llu)\n", (unsigned long long)hits[0],
 	       (unsigned long long)hits[1], (unsigned long long)hits[2],
 	       (unsigned long long)hits[3], (unsigned long long)faults);
+	if (target.vram_ctrl)
+		printf("vcap-fuzz: process %u: %llu writes to the control "
+		       "page\n", proc, (unsigned long long)scribbles);
 	fflush(stdout);
 	return 0;
 }
@@ -491,6 +501,9 @@ int main(int argc, char **argv)
 				for (i = 0; i < 256; i++)
 					k += target.v4l2_supported[i];
 				k; }));
+	if (target.vram_ctrl)
+		printf("vcap-fuzz: %s maps writable: operations scribble on "
+		       "its control page\n", target.vram);
 	fflush(stdout);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

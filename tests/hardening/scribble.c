@@ -8,7 +8,9 @@
  * the control page PROT_WRITE and writes random values into the board
  * info (geometry, mode and interval tables), every status field, the slot
  * headers and the request block, plus random bytes anywhere in the page;
- * then it writes back the copy it saved.  The stream must then stop
+ * then it writes back the copy it saved.  Meanwhile the streamer changes
+ * the test pattern every 250 ms, so that the board gets requests while its
+ * page is nonsense.  The stream must then stop
  * (STREAMOFF), start again (STREAMON; one retry after an error) and
  * deliver HARD_GOOD (10) frames whose stamps decode within 15 s.
  * HARD_SEED picks the random sequence.  hard-run.sh times the unload.
@@ -207,6 +209,19 @@ static bool frame_whole(const struct vk_stream *s, const struct v4l2_buffer *b)
 	       VCAP_STAMP_OK;
 }
 
+/* The next test pattern: a mode request to the board while streaming. */
+static void next_pattern(int fd)
+{
+	struct v4l2_queryctrl q = { .id = V4L2_CID_TEST_PATTERN };
+	struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
+
+	if (ioctl(fd, VIDIOC_QUERYCTRL, &q) < 0 ||
+	    ioctl(fd, VIDIOC_G_CTRL, &c) < 0)
+		return;
+	c.value = c.value >= q.maximum ? q.minimum : c.value + 1;
+	ioctl(fd, VIDIOC_S_CTRL, &c);
+}
+
 /* Dequeue and requeue what arrives within ms; 1 if a buffer came. */
 static int pump(struct vk_stream *s, int ms, struct v4l2_buffer *b)
 {
@@ -229,10 +244,10 @@ TEST_TIMEOUT(scribble_control_page_then_restart, 150)
 	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	unsigned int secs = vk_env("HARD_SCRIBBLE_S", 5);
 	unsigned int want = vk_env("HARD_GOOD", 10);
-	unsigned int good = 0, bad = 0, during = 0, errs = 0, i;
+	unsigned int good = 0, bad = 0, during = 0, errs = 0, reqs = 0, i;
 	struct v4l2_buffer b;
 	struct vk_stream s;
-	double t0, deadline;
+	double t0, deadline, next;
 	int status, r;
 	pid_t pid;
 
@@ -252,8 +267,14 @@ TEST_TIMEOUT(scribble_control_page_then_restart, 150)
 	if (pid == 0)
 		_exit(scribbler(secs));
 	/* Keep streaming while the page is scribbled on; errors allowed. */
+	next = hard_now();
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		r = pump(&s, 200, &b);
+		if (hard_now() >= next) {
+			next_pattern(s.fd);
+			reqs++;
+			next += 0.25;
+		}
+		r = pump(&s, 100, &b);
 		if (r < 0) {
 			errs++;
 		} else if (r > 0) {
@@ -263,13 +284,18 @@ TEST_TIMEOUT(scribble_control_page_then_restart, 150)
 	}
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(WEXITSTATUS(status), 0);
-	TH_LOG("while scribbled: %u buffers dequeued, %u DQBUF errors",
-	       during, errs);
+	TH_LOG("while scribbled: %u buffers dequeued, %u DQBUF errors, %u pattern changes",
+	       during, errs, reqs);
 
 	/* The page is whole again: stop and start as any application would. */
 	t0 = hard_now();
 	ASSERT_EQ(vk_xioctl(s.fd, VIDIOC_STREAMOFF, &type), 0);
 	TH_LOG("STREAMOFF took %.1f s", hard_now() - t0);
+	{
+		struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
+
+		vk_xioctl(s.fd, VIDIOC_S_CTRL, &c);
+	}
 	for (i = 0; i < s.nbufs; i++) {
 		memset(&b, 0, sizeof(b));
 		b.type = type;

@@ -5,12 +5,13 @@
  * even one made while the unbind ran.  A read that succeeds would read the
  * board's freed memory.
  *
- * HARD_ROUNDS rounds (500, about 2 minutes under emulation) of: HARD_MAPPERS children (2) open the VRAM
- * node and map all of it read-only, over and over, each keeping its last
- * HELD mappings, while this process unbinds the software board; each
- * child then touches one byte of the control page and one of the frame
- * area of every mapping it holds, and this process binds the board
- * again.  Run with soft_vram_mb=4.
+ * HARD_ROUNDS rounds (500, about 2 minutes under emulation) of:
+ * HARD_MAPPERS children (2) open the VRAM node and map all of it
+ * read-only, over and over, each keeping its last HELD mappings, while
+ * this process unbinds the software board; each child then touches one
+ * byte of the control page and one of the frame area of every mapping it
+ * holds, and this process binds the board again.  Run with
+ * soft_vram_mb=4.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>

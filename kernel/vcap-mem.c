@@ -158,11 +158,13 @@ static void *vcap_mem_alloc(struct vb2_buffer *vb, struct device *dev,
 	if (!buf)
 		goto err_uncharge;
 	/*
-	 * Zeroed whatever init_on_alloc says, charged to the caller's
-	 * memory cgroup, and quiet when user space asks for too much.
+	 * Zeroed whatever init_on_alloc says and charged to the caller's
+	 * memory cgroup.  A caller past its limit, or asking for more than
+	 * the machine has, gets ENOMEM, not the OOM killer, and the log no
+	 * allocation report.
 	 */
 	buf->vaddr = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-				     __GFP_NOWARN);
+				     __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!buf->vaddr)
 		goto err_free;
 	buf->pool = vdev->pool;

@@ -336,4 +336,67 @@ TEST_TIMEOUT(scribble_control_page_then_restart, 150)
 	EXPECT_GE(good, want);
 }
 
+/*
+ * The geometry a board publishes, rewritten on the page to point its
+ * ring far outside the board's memory, then a new stream: the board must
+ * lay out its ring from what it knows, never from the page.  A board
+ * that believed the page would render into memory it does not own.
+ */
+TEST_TIMEOUT(geometry_on_the_page_is_not_the_boards, 120)
+{
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	volatile struct vcap_board_ctrl *ctrl;
+	static uint8_t saved[VCAP_CTRL_SIZE];
+	unsigned int good = 0, i;
+	struct v4l2_buffer b;
+	struct vk_stream s;
+	char path[64];
+	double deadline;
+	int fd, r;
+
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 30, 6), 0);
+	ASSERT_EQ(vk_find_vram(path, sizeof(path), NULL, 0), 0);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ctrl = mmap(NULL, VCAP_CTRL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd, 0);
+	ASSERT_NE(ctrl, MAP_FAILED);
+	memcpy(saved, (const void *)ctrl, sizeof(saved));
+
+	ASSERT_EQ(vk_xioctl(s.fd, VIDIOC_STREAMOFF, &type), 0);
+	/* 1 TiB of VRAM, the frames 1 GiB in: far past the board's RAM. */
+	ctrl->info.vram_size = 1ull << 40;
+	ctrl->info.frame_offset = 1ull << 30;
+	ctrl->info.frame_size = 1ull << 32;
+	__sync_synchronize();
+	for (i = 0; i < s.nbufs; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = type;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.index = i;
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
+	r = vk_xioctl(s.fd, VIDIOC_STREAMON, &type);
+	TH_LOG("STREAMON with the geometry rewritten: %s",
+	       r ? strerror(errno) : "ok");
+	/* Whatever the page said, the frames come from the board's RAM. */
+	deadline = hard_now() + 10;
+	while (!r && good < 10 && hard_now() < deadline) {
+		int n = pump(&s, 500, &b);
+
+		if (n <= 0)
+			continue;
+		if (frame_whole(&s, &b))
+			good++;
+		vk_stream_qbuf(&s, &b);
+	}
+	TH_LOG("%u whole frames with the geometry rewritten", good);
+	EXPECT_EQ(r, 0);
+	EXPECT_GE(good, 10);
+	memcpy((void *)ctrl, saved, sizeof(saved));
+	munmap((void *)ctrl, VCAP_CTRL_SIZE);
+	close(fd);
+	vk_stream_stop(&s);
+}
+
 VTEST_MAIN()

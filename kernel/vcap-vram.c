@@ -80,7 +80,10 @@ static int vcap_vram_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	vcap_dev_get(vdev);
 	vf->vdev = vdev;
-	vf->writable = vcap_vram_writable && (file->f_mode & FMODE_WRITE);
+	/* Only O_RDWR maps writable: any shared mapping needs FMODE_READ. */
+	vf->writable = vcap_vram_writable &&
+		       (file->f_mode & (FMODE_READ | FMODE_WRITE)) ==
+		       (FMODE_READ | FMODE_WRITE);
 	vf->seen = atomic64_read(&vdev->frame_events);
 	file->private_data = vf;
 	file->f_mapping = vdev->inode->i_mapping;

@@ -182,7 +182,14 @@ static void watch(struct vtest_meta *_vtest, struct vk_stream *s,
 		} else {
 			t->good++;
 		}
-		ASSERT_EQ(vk_stream_qbuf(s, &b), 0);
+		/* A queue error can land between DQBUF and QBUF. */
+		if (vk_stream_qbuf(s, &b) < 0) {
+			ASSERT_EQ(errno, EIO);
+			t->eio++;
+			if (restart(s, true, 0.5) == 0)
+				t->restarts++;
+			fx_frame_fmt(s, &ff);
+		}
 	}
 }
 

@@ -161,22 +161,6 @@ static inline int fx_vram_name(char *name, size_t len)
 	return vk_find_vram(path, sizeof(path), name, len);
 }
 
-static inline long long fx_meminfo(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    line[strlen(key)] == ':')
-			v = atoll(line + strlen(key) + 1);
-	fclose(f);
-	return v;
-}
-
 static inline unsigned int fx_param(const char *name, unsigned int def)
 {
 	char path[128];

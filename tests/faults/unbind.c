@@ -234,15 +234,15 @@ TEST_TIMEOUT(pci_unbind_rebind_while_streaming_and_mapped, 1200)
 		if (_vtest->failed)
 			break;
 		if (n == 0) {
-			slab0 = fx_meminfo("Slab");
-			vm0 = fx_meminfo("VmallocUsed");
+			slab0 = vk_meminfo("Slab");
+			vm0 = vk_meminfo("VmallocUsed");
 		}
 	}
 	TH_LOG("%u cycles in %.0f s: reader SIGBUS %u, ENODEV %u, VRAM mmap failed %u; streamer ENODEV/EIO %u; slowest exit after unbind: reader %.2f s, streamer %.2f s",
 	       n, fx_now() - t0, t.sigbus, t.enodev, t.nomap, t.s_enodev,
 	       t.worst_reader, t.worst_streamer);
 	TH_LOG("Slab %lld -> %lld kB, VmallocUsed %lld -> %lld kB", slab0,
-	       fx_meminfo("Slab"), vm0, fx_meminfo("VmallocUsed"));
+	       vk_meminfo("Slab"), vm0, vk_meminfo("VmallocUsed"));
 	/* Every cycle's reader must have had VRAM mapped. */
 	EXPECT_EQ(t.nomap, 0);
 	EXPECT_GE(n, min);

@@ -105,7 +105,7 @@ TEST_TIMEOUT(createbufs_capped, 150)
 	}
 	fd = open_video();
 	ASSERT_GE(fd, 0);
-	vm0 = hard_meminfo("VmallocUsed");
+	vm0 = vk_meminfo("VmallocUsed");
 
 	/* 32 buffers of 4 GiB: nothing of that fits. */
 	n = create(fd, 32, 0xffffffffu);
@@ -127,7 +127,7 @@ TEST_TIMEOUT(createbufs_capped, 150)
 			break;
 		}
 		total += (unsigned long long)n * (big / MB);
-		vm1 = hard_meminfo("VmallocUsed");
+		vm1 = vk_meminfo("VmallocUsed");
 		if (vm1 - vm0 > peak)
 			peak = vm1 - vm0;
 		if (n == 0)
@@ -145,7 +145,7 @@ TEST_TIMEOUT(createbufs_capped, 150)
 			EXPECT_ERRNO(create(fd, 1, 640 * 480 * 2), ENOMEM);
 	}
 	ASSERT_EQ(free_all(fd), 0);
-	vm1 = hard_meminfo("VmallocUsed");
+	vm1 = vk_meminfo("VmallocUsed");
 	TH_LOG("after REQBUFS(0): VmallocUsed %+lld kB from the start",
 	       vm1 - vm0);
 	EXPECT_LT(vm1 - vm0, 8 * 1024);

@@ -187,12 +187,12 @@ TEST_TIMEOUT(import_into_vgem, 150)
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(import_once(_vtest, &s, drm), 0);
 	fds0 = hard_fd_count();
-	vm0 = hard_meminfo("VmallocUsed");
+	vm0 = vk_meminfo("VmallocUsed");
 	bufs0 = dmabuf_count();
 	for (i = 0; i < IMPORTS; i++)
 		ASSERT_EQ(import_once(_vtest, &s, drm), 0);
 	fds1 = hard_fd_count();
-	vm1 = hard_meminfo("VmallocUsed");
+	vm1 = vk_meminfo("VmallocUsed");
 	bufs1 = dmabuf_count();
 	vk_stream_stop(&s);
 	close(drm);

@@ -10,23 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A /proc/meminfo value in kB, or -1. */
-static inline long long hard_meminfo(const char *key)
-{
-	size_t n = strlen(key);
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':')
-			v = atoll(line + n + 1);
-	fclose(f);
-	return v;
-}
-
 /* Write val to a sysfs or cgroup file: 0, or -1 with errno. */
 static inline int hard_write(const char *path, const char *val)
 {

@@ -56,23 +56,23 @@ static void inj_measure(struct inj_mem *m)
 	}
 	/* Let RCU-freed objects go before counting. */
 	usleep(300000);
-	m->sunreclaim = inj_meminfo("SUnreclaim");
-	m->vmalloc = inj_meminfo("VmallocUsed");
-	m->avail = inj_meminfo("MemAvailable");
+	m->sunreclaim = vk_meminfo("SUnreclaim");
+	m->vmalloc = vk_meminfo("VmallocUsed");
+	m->avail = vk_meminfo("MemAvailable");
 }
 
 /* One clean unbind and bind; after the unbind nothing of vcap is left. */
-static void inj_cycle(struct vtest_meta *_vtest, const struct inj_board *b)
+static void inj_cycle(struct vtest_meta *_vtest, const struct vk_board *b)
 {
 	char left[1024];
 
-	ASSERT_EQ(inj_unbind(b), 0);
+	ASSERT_EQ(vk_rebind(b, "unbind"), 0);
 	EXPECT_FALSE(inj_bound(b));
 	if (inj_leftovers(left, sizeof(left)))
 		vtest_fail(_vtest, __FILE__, __LINE__,
 			   "after a clean unbind: %s", left);
-	ASSERT_EQ(inj_bind(b), 0);
-	ASSERT_EQ(inj_wait_nodes(), 0);
+	ASSERT_EQ(vk_rebind(b, "bind"), 0);
+	ASSERT_EQ(vk_wait_nodes(), 0);
 }
 
 /* The board's VCAP_INFO_* flags, or -1. */
@@ -98,7 +98,7 @@ static long inj_board_flags(void)
  * One walk over the probe's points.  Returns the number of points the
  * probe passed when nothing failed, or -1; the board is bound after it.
  */
-static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
+static long inj_walk(struct vtest_meta *_vtest, const struct vk_board *b,
 		     bool verbose)
 {
 	char left[1024], names[2048] = "";
@@ -106,7 +106,7 @@ static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
 	struct inj_shot s;
 	long n;
 
-	if (inj_unbind(b)) {
+	if (vk_rebind(b, "unbind")) {
 		vtest_fail(_vtest, __FILE__, __LINE__, "unbind: %s",
 			   strerror(errno));
 		return -1;
@@ -121,7 +121,7 @@ static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
 			return -1;
 		}
 		errno = 0;
-		r = inj_bind(b);
+		r = vk_rebind(b, "bind");
 		err = errno;
 		if (inj_shot(n, &s)) {
 			vtest_fail(_vtest, __FILE__, __LINE__,
@@ -155,7 +155,7 @@ static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
 					   n, strerror(err));
 				continue;
 			}
-			if (inj_wait_nodes()) {
+			if (vk_wait_nodes()) {
 				vtest_fail(_vtest, __FILE__, __LINE__,
 					   "N=%ld (irq): no nodes after bind", n);
 				return -1;
@@ -164,7 +164,7 @@ static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
 				vtest_fail(_vtest, __FILE__, __LINE__,
 					   "N=%ld (irq): the board says interrupts",
 					   n);
-			if (inj_unbind(b)) {
+			if (vk_rebind(b, "unbind")) {
 				vtest_fail(_vtest, __FILE__, __LINE__,
 					   "N=%ld (irq): unbind: %s", n,
 					   strerror(errno));
@@ -176,7 +176,7 @@ static long inj_walk(struct vtest_meta *_vtest, const struct inj_board *b,
 			vtest_fail(_vtest, __FILE__, __LINE__,
 				   "N=%ld (%s): the point fired, yet bind succeeded",
 				   n, s.last);
-			if (inj_unbind(b))
+			if (vk_rebind(b, "unbind"))
 				return -1;
 			continue;
 		}
@@ -209,7 +209,7 @@ TEST_TIMEOUT(probe_walk, 1500)
 	unsigned int rounds = vk_env("INJ_ROUNDS", 2);
 	unsigned int cycles = vk_env("INJ_CYCLES", 3);
 	struct inj_mem m0, m1, noise;
-	struct inj_board b;
+	struct vk_board b;
 	struct vk_stream st;
 	struct v4l2_buffer buf;
 	char why[256];
@@ -221,7 +221,7 @@ TEST_TIMEOUT(probe_walk, 1500)
 		return;
 	}
 	ASSERT_EQ(inj_disarm(), 0);
-	ASSERT_EQ(inj_find_board(&b), 0);
+	ASSERT_EQ(vk_find_board(&b), 0);
 	TH_LOG("board %s on bus %s, driver %s", b.dev, b.bus, b.drv);
 
 	/* Clean binds first, so that caches are warm before the baseline. */
@@ -242,7 +242,7 @@ TEST_TIMEOUT(probe_walk, 1500)
 			return;
 		/* A walk that ends at once would prove nothing. */
 		ASSERT_GE(points, 3);
-		ASSERT_EQ(inj_wait_nodes(), 0);
+		ASSERT_EQ(vk_wait_nodes(), 0);
 	}
 	for (i = 0; i < cycles; i++)
 		inj_cycle(_vtest, &b);

@@ -144,7 +144,7 @@ static bool inj_frames(int fd, unsigned int n)
 static long long inj_vmalloc(void)
 {
 	usleep(100000);
-	return inj_meminfo("VmallocUsed");
+	return vk_meminfo("VmallocUsed");
 }
 
 TEST_F_TIMEOUT(node, reqbufs_walk, 600)

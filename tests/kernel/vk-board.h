@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The board behind the first VRAM node, as a bus device that the guest
- * tests unbind and bind again; /proc/meminfo counters for leak checks.
+ * tests unbind and bind again.
  */
 #ifndef VK_BOARD_H
 #define VK_BOARD_H
 
 #include "vk.h"
 
+/* 0, or -1 with errno: for a bind, the error the probe returned. */
 static inline int vk_sysfs_write(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
 	ssize_t n;
+	int err;
 
 	if (fd < 0)
 		return -1;
 	n = write(fd, val, strlen(val));
+	err = errno;
 	close(fd);
+	errno = err;
 	return n == (ssize_t)strlen(val) ? 0 : -1;
 }
 
@@ -67,22 +71,6 @@ static inline int vk_rebind(const struct vk_board *b, const char *op)
 	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", b->bus,
 		 b->drv, op);
 	return vk_sysfs_write(path, b->dev);
-}
-
-static inline long long vk_meminfo(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    line[strlen(key)] == ':')
-			v = atoll(line + strlen(key) + 1);
-	fclose(f);
-	return v;
 }
 
 /* Wait until the nodes are back after a bind. */

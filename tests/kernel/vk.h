@@ -111,6 +111,23 @@ static inline long long vk_stat(const char *name, const char *stat)
 	return v;
 }
 
+/* A /proc/meminfo counter in kB, or -1. */
+static inline long long vk_meminfo(const char *key)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) &&
+		    line[strlen(key)] == ':')
+			v = atoll(line + strlen(key) + 1);
+	fclose(f);
+	return v;
+}
+
 static inline unsigned int vk_env(const char *name, unsigned int def)
 {
 	const char *s = getenv(name);

@@ -42,6 +42,7 @@
 #define VCAP_CAP_HFLIP			(1u << 1)
 #define VCAP_CAP_VFLIP			(1u << 2)
 #define VCAP_CAP_PATTERNS		(1u << 3)	/* request.pattern honoured */
+#define VCAP_CAP_HDMI			(1u << 4)	/* HDMI receiver: link, edid */
 
 /* Test patterns (request.pattern).  The stamp is drawn on all of them. */
 enum vcap_pattern {
@@ -62,6 +63,23 @@ enum vcap_pattern {
 #define VCAP_CMD_STOP			0
 #define VCAP_CMD_START			1
 
+/*
+ * request.input: where the frames come from.  The test pattern generator
+ * makes any mode of the table.  The HDMI input captures what the source
+ * sends: a START on it is taken only while the link is VCAP_LINK_LOCKED
+ * and the request's width, height and interval are the source's (else
+ * VCAP_ERR_NO_LINK or VCAP_ERR_TIMINGS); its fourcc is any of the table
+ * at that size.  While it streams, a link that leaves LOCKED, or locks to
+ * another timing, stops the frames: status.state becomes
+ * VCAP_STATE_NO_SIGNAL, nothing is published and mode_gen stays.  When
+ * the link locks again to the running timing the frames resume by
+ * themselves (state STREAMING); on any other timing they wait for the
+ * driver's next START.
+ */
+#define VCAP_INPUT_HDMI			0
+#define VCAP_INPUT_TPG			1
+#define VCAP_NUM_INPUTS			2
+
 /* request.flags */
 #define VCAP_REQ_HFLIP			(1u << 0)
 #define VCAP_REQ_VFLIP			(1u << 1)
@@ -76,6 +94,9 @@ enum vcap_pattern {
 #define VCAP_ERR_NO_SPACE		6	/* ring does not fit VRAM */
 #define VCAP_ERR_BUSY			7
 #define VCAP_ERR_BAD_PATTERN		8	/* pattern not in enum */
+#define VCAP_ERR_BAD_INPUT		9	/* input not VCAP_INPUT_* */
+#define VCAP_ERR_NO_LINK		10	/* HDMI: link not locked */
+#define VCAP_ERR_TIMINGS		11	/* HDMI: not the source's mode */
 
 /* status.state */
 #define VCAP_STATE_STOPPED		0
@@ -137,13 +158,14 @@ struct vcap_board_request {
 	__le32 interval_den;
 	__le32 pattern;			/* enum vcap_pattern */
 	__le32 flags;			/* VCAP_REQ_* */
+	__le32 input;			/* VCAP_INPUT_* */
 	/*
 	 * Newest slot sequence the driver has taken, written whenever it
 	 * takes one (no seq bump): the firmware counts a frame newer than
 	 * this that it overwrites in status.frames_overwritten.
 	 */
 	__le64 consumed_seq;
-	__le32 reserved[4];
+	__le32 reserved[3];
 };
 
 /* Written by the firmware. */
@@ -190,17 +212,79 @@ struct vcap_board_slot {
 	__le32 mode_gen;		/* status.mode_gen it was made in */
 };
 
+/*
+ * HDMI receiver (info.caps & VCAP_CAP_HDMI).
+ *
+ * link is the receiver's view of the source, written by the firmware: the
+ * firmware fills every field, then bumps link.gen, then raises
+ * VCAP_VEC_STATUS.  The timing is what the receiver measured, in the
+ * units of struct v4l2_bt_timings; the driver checks it and matches it
+ * against the timings it offers, and never trusts it to be one of them.
+ */
+#define VCAP_LINK_NO_SIGNAL		0	/* no source, or hotplug low */
+#define VCAP_LINK_UNSTABLE		1	/* a signal, but no lock */
+#define VCAP_LINK_LOCKED		2	/* locked: timing is valid */
+#define VCAP_LINK_OUT_OF_RANGE		3	/* locked, but not capturable */
+
+/* link.flags */
+#define VCAP_LINK_POWER_5V		(1u << 0)	/* the source drives +5V */
+#define VCAP_LINK_RGB_LIMITED		(1u << 1)	/* AVI InfoFrame: 16-235 */
+
+/* timing.polarities: V4L2_DV_VSYNC_POS_POL, V4L2_DV_HSYNC_POS_POL */
+struct vcap_board_timing {
+	__le32 width;			/* active pixels per line */
+	__le32 height;			/* active lines per frame */
+	__le64 pixelclock;		/* Hz */
+	__le32 hfrontporch;
+	__le32 hsync;
+	__le32 hbackporch;
+	__le32 vfrontporch;
+	__le32 vsync;
+	__le32 vbackporch;
+	__le32 polarities;
+	__le32 interlaced;		/* 0: progressive; the board takes no other */
+};
+
+struct vcap_board_link {
+	__le32 gen;			/* bumped after each change, written last */
+	__le32 state;			/* VCAP_LINK_* */
+	__le32 flags;			/* VCAP_LINK_* flags */
+	__le32 reserved0;
+	struct vcap_board_timing timing; /* LOCKED and OUT_OF_RANGE only */
+	__le32 reserved[4];
+};
+
+/*
+ * The receiver's EDID memory and hotplug line, written by the driver:
+ * data first, then blocks, then gen bumped (write barrier between), then
+ * the request doorbell.  blocks 0 drives hotplug low: the source sees no
+ * sink and the link drops.  The firmware reads a snapshot, checks every
+ * block's checksum and the count, and ignores a bad one (hotplug low).
+ */
+#define VCAP_EDID_BLOCK_SIZE		128
+#define VCAP_EDID_MAX_BLOCKS		4
+
+struct vcap_board_edid {
+	__le32 gen;
+	__le32 blocks;			/* 0..VCAP_EDID_MAX_BLOCKS */
+	__u8 data[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+};
+
 struct vcap_board_ctrl {
 	struct vcap_board_info info;
 	struct vcap_board_request request;
 	struct vcap_board_status status;
 	struct vcap_board_slot slots[VCAP_MAX_SLOTS];
+	struct vcap_board_link link;
+	struct vcap_board_edid edid;
 };
 
 /* Byte offsets into BAR2, for readl()-style access. */
 #define VCAP_OFF_INFO(f)	offsetof(struct vcap_board_ctrl, info.f)
 #define VCAP_OFF_REQ(f)		offsetof(struct vcap_board_ctrl, request.f)
 #define VCAP_OFF_STATUS(f)	offsetof(struct vcap_board_ctrl, status.f)
+#define VCAP_OFF_LINK(f)	offsetof(struct vcap_board_ctrl, link.f)
+#define VCAP_OFF_EDID(f)	offsetof(struct vcap_board_ctrl, edid.f)
 #define VCAP_OFF_SLOT(i, f)	(offsetof(struct vcap_board_ctrl, slots) + \
 				 (i) * sizeof(struct vcap_board_slot) + \
 				 offsetof(struct vcap_board_slot, f))

@@ -158,13 +158,13 @@ struct vcap_board_request {
 	__le32 interval_den;
 	__le32 pattern;			/* enum vcap_pattern */
 	__le32 flags;			/* VCAP_REQ_* */
-	__le32 input;			/* VCAP_INPUT_* */
 	/*
 	 * Newest slot sequence the driver has taken, written whenever it
 	 * takes one (no seq bump): the firmware counts a frame newer than
 	 * this that it overwrites in status.frames_overwritten.
 	 */
 	__le64 consumed_seq;
+	__le32 input;			/* VCAP_INPUT_* */
 	__le32 reserved[3];
 };
 

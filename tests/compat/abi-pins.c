@@ -96,7 +96,8 @@ PIN_OFF(struct vcap_board_request, interval_den, 28);
 PIN_OFF(struct vcap_board_request, pattern, 32);
 PIN_OFF(struct vcap_board_request, flags, 36);
 PIN_OFF(struct vcap_board_request, consumed_seq, 40);
-PIN_OFF(struct vcap_board_request, reserved, 48);
+PIN_OFF(struct vcap_board_request, input, 48);
+PIN_OFF(struct vcap_board_request, reserved, 52);
 PIN_SIZE(struct vcap_board_status, 144);
 PIN_OFF(struct vcap_board_status, ack_seq, 0);
 PIN_OFF(struct vcap_board_status, error, 4);
@@ -127,11 +128,21 @@ PIN_OFF(struct vcap_board_slot, sequence, 8);
 PIN_OFF(struct vcap_board_slot, timestamp_ns, 16);
 PIN_OFF(struct vcap_board_slot, bytesused, 24);
 PIN_OFF(struct vcap_board_slot, mode_gen, 28);
-PIN_SIZE(struct vcap_board_ctrl, 4808);
+PIN_SIZE(struct vcap_board_ctrl, 5408);
 PIN_OFF(struct vcap_board_ctrl, info, 0);
 PIN_OFF(struct vcap_board_ctrl, request, 4344);
 PIN_OFF(struct vcap_board_ctrl, status, 4408);
 PIN_OFF(struct vcap_board_ctrl, slots, 4552);
+PIN_OFF(struct vcap_board_ctrl, link, 4808);
+PIN_OFF(struct vcap_board_ctrl, edid, 4888);
+
+PIN_SIZE(struct vcap_board_timing, 48);
+PIN_OFF(struct vcap_board_timing, pixelclock, 8);
+PIN_OFF(struct vcap_board_timing, interlaced, 44);
+PIN_SIZE(struct vcap_board_link, 80);
+PIN_OFF(struct vcap_board_link, timing, 16);
+PIN_SIZE(struct vcap_board_edid, 520);
+PIN_OFF(struct vcap_board_edid, data, 8);
 
 _Static_assert(VCAP_CTRL_SIZE == 0x4000u, "VCAP_CTRL_SIZE changed");
 _Static_assert(sizeof(struct vcap_board_ctrl) <= VCAP_CTRL_SIZE,

@@ -39,6 +39,8 @@ void vv_args_usage(FILE *f)
 		"      --fullscreen      start fullscreen\n"
 		"      --overlay         start with the overlay shown\n"
 		"  -v, --verbose         print the mode and a summary\n"
+		"      --stats           on exit, print the frames shown, the\n"
+		"                        copies made of each and how they went\n"
 		"  -h, --help            this text\n"
 		"      --version         the version\n"
 		"\n"
@@ -120,6 +122,7 @@ enum {
 	VV_OPT_FULLSCREEN,
 	VV_OPT_OVERLAY,
 	VV_OPT_VERSION,
+	VV_OPT_STATS,
 };
 
 int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
@@ -139,6 +142,7 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 		{ "fullscreen", no_argument, NULL, VV_OPT_FULLSCREEN },
 		{ "overlay", no_argument, NULL, VV_OPT_OVERLAY },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "stats", no_argument, NULL, VV_OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, VV_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -219,6 +223,9 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 			break;
 		case 'v':
 			o->verbose = true;
+			break;
+		case VV_OPT_STATS:
+			o->stats = true;
 			break;
 		case 'h':
 			vv_args_usage(out);

@@ -26,6 +26,7 @@ struct vv_options {
 	bool fullscreen;
 	bool overlay;
 	bool verbose;
+	bool stats;			/* copies and path on exit */
 };
 
 #define VV_ARGS_OK	0

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* The capture thread: source frames into the one-slot buffer. */
+/* The capture thread: source frames into the one-slot buffer, as views. */
 #include "vv-capture.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +11,25 @@
 /* How long one wait for a frame may take: the bound on stop latency. */
 #define VV_CAPTURE_POLL_MS	100
 
+static enum vv_hold vv_capture_hold_of(const struct vcap_source *src)
+{
+	const char *kind = vcap_source_kind(src);
+
+	if (!strcmp(kind, "vram"))
+		return VV_HOLD_SEQLOCK;
+	if (!strcmp(kind, "test"))
+		return VV_HOLD_STATIC;
+	/* V4L2, and any other source: its buffers go back when done. */
+	return VV_HOLD_BUFFER;
+}
+
 int vv_capture_init(struct vv_capture *c, struct vcap_source *src,
 		    struct vv_slot *slot)
 {
 	memset(c, 0, sizeof(*c));
 	c->src = src;
 	c->slot = slot;
+	c->hold = vv_capture_hold_of(src);
 	c->stats = vcap_stats_new(0);
 	c->frame = calloc(1, sizeof(*c->frame));
 	if (!c->stats || !c->frame) {
@@ -24,6 +39,19 @@ int vv_capture_init(struct vv_capture *c, struct vcap_source *src,
 	atomic_init(&c->stop, false);
 	atomic_init(&c->failed, false);
 	return 0;
+}
+
+const char *vv_capture_path(const struct vv_capture *c)
+{
+	switch (c->hold) {
+	case VV_HOLD_BUFFER:
+		return "v4l2-mmap held";
+	case VV_HOLD_SEQLOCK:
+		return "vram slot read in place";
+	case VV_HOLD_STATIC:
+		break;
+	}
+	return "test picture read in place";
 }
 
 static void vv_capture_fail(struct vv_capture *c, const char *what)
@@ -45,8 +73,8 @@ static void vv_capture_figures(struct vv_capture *c, struct vv_frame *f)
 	f->figures.latency_p99_ms = s.latency_samples ? s.latency_p99 / 1e6 : 0;
 }
 
-/* Copy a view into the producer's frame; false to skip the frame. */
-static bool vv_capture_copy(struct vv_capture *c, const struct vcap_frame *vf)
+/* Make the producer's frame a view of vf; false to skip the frame. */
+static bool vv_capture_view(struct vv_capture *c, const struct vcap_frame *vf)
 {
 	struct vv_frame *f = c->frame;
 	struct vcap_mode m = vf->mode;
@@ -58,20 +86,69 @@ static bool vv_capture_copy(struct vv_capture *c, const struct vcap_frame *vf)
 		m.bytesperline = pf ? m.width * pf->bpp : 0;
 	}
 	need = vcap_mode_frame_size(&m);
-	if (!need || len < need || vv_frame_reserve(f, len))
+	if (!need || len < need || vf->length < need)
 		return false;
-	memcpy(f->data, vf->data, len);
-	/* A VRAM view may have been overwritten while we copied it. */
-	if (!vcap_source_frame_valid(c->src, vf)) {
-		c->torn++;
-		return false;
-	}
 	m.sizeimage = len;
 	f->mode = m;
+	f->data = vf->data;
+	f->length = vf->length;
+	f->src = c->src;
+	f->view = *vf;
+	f->held = true;
+	f->copies = 0;
 	f->sequence = vf->sequence;
 	f->timestamp_ns = vf->timestamp_ns;
 	f->received_ns = vf->dequeue_ns;
 	return true;
+}
+
+/* Give a frame's buffer back to the source; only this thread does. */
+static int vv_capture_give_back(struct vv_capture *c, struct vv_frame *f)
+{
+	if (!f->held)
+		return 0;
+	f->held = false;
+	f->data = NULL;
+	f->length = 0;
+	return vcap_source_release(c->src, &f->view);
+}
+
+/* The buffer of the frame the UI handed back, if it is still held. */
+static int vv_capture_reclaim(struct vv_capture *c)
+{
+	struct vv_frame *f;
+
+	/* Cleared first: a hand-back after this wakes the next wait. */
+	vv_slot_wake_clear(c->slot);
+	f = vv_slot_returned(c->slot);
+	return f ? vv_capture_give_back(c, f) : 0;
+}
+
+/* vv_capture_next(): our own wait failed, errno says why. */
+#define VV_CAPTURE_POLL_FAILED	(-2)
+
+/*
+ * The next frame, waiting at most VV_CAPTURE_POLL_MS: as
+ * vcap_source_next(), or VV_CAPTURE_POLL_FAILED.  With held driver
+ * buffers the wait also ends when the UI hands one back, so that a source
+ * with every buffer out is given one at once.
+ */
+static int vv_capture_next(struct vv_capture *c, struct vcap_frame *vf)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = vcap_source_fd(c->src), .events = POLLIN },
+		{ .fd = vv_slot_wake_fd(c->slot), .events = POLLIN },
+	};
+	int r;
+
+	if (c->hold != VV_HOLD_BUFFER || pfd[0].fd < 0)
+		return vcap_source_next(c->src, vf, VV_CAPTURE_POLL_MS);
+	r = poll(pfd, 2, VV_CAPTURE_POLL_MS);
+	if (r < 0 && errno != EINTR)
+		return VV_CAPTURE_POLL_FAILED;
+	if (r <= 0 || !pfd[0].revents)
+		return VCAP_TIMEOUT;
+	return vcap_source_next(c->src, vf, 0);
 }
 
 static void *vv_capture_thread(void *arg)
@@ -82,26 +159,39 @@ static void *vv_capture_thread(void *arg)
 	vcap_stats_start(c->stats);
 	while (!atomic_load(&c->stop)) {
 		bool keep;
-		int r = vcap_source_next(c->src, &vf, VV_CAPTURE_POLL_MS);
+		int r;
 
+		if (vv_capture_reclaim(c)) {
+			vv_capture_fail(c, vcap_last_error());
+			break;
+		}
+		r = vv_capture_next(c, &vf);
 		if (r == VCAP_TIMEOUT)
 			continue;
 		if (r < 0) {
-			vv_capture_fail(c, vcap_last_error());
+			vv_capture_fail(c, r == VV_CAPTURE_POLL_FAILED ?
+						   strerror(errno) :
+						   vcap_last_error());
 			break;
 		}
 		keep = !(vf.flags & (VCAP_FRAME_ERROR | VCAP_FRAME_NO_SIGNAL |
 				     VCAP_FRAME_TORN)) &&
-		       vv_capture_copy(c, &vf);
+		       vv_capture_view(c, &vf);
 		vcap_stats_frame(c->stats, &vf);
-		if (vcap_source_release(c->src, &vf)) {
+		if (!keep) {
+			if (vcap_source_release(c->src, &vf)) {
+				vv_capture_fail(c, vcap_last_error());
+				break;
+			}
+			continue;
+		}
+		vv_capture_figures(c, c->frame);
+		vv_slot_push(c->slot, &c->frame);
+		/* Back comes a frame nobody shows any more. */
+		if (vv_capture_give_back(c, c->frame)) {
 			vv_capture_fail(c, vcap_last_error());
 			break;
 		}
-		if (!keep)
-			continue;
-		vv_capture_figures(c, c->frame);
-		vv_slot_push(c->slot, &c->frame);
 	}
 	vcap_stats_stop(c->stats);
 	vv_slot_close(c->slot);
@@ -125,6 +215,10 @@ int vv_capture_start(struct vv_capture *c)
 	return 0;
 }
 
+/*
+ * Frames still held in the slot or by the UI need no giving back: the
+ * source's stop takes every buffer back.  Nobody reads them after.
+ */
 void vv_capture_stop(struct vv_capture *c)
 {
 	if (!c->running)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The capture thread: takes frames from a libvcap source, copies each into
- * the producer's frame and hands it to the one-slot buffer.  It never
- * waits for the UI.
+ * The capture thread: takes frames from a libvcap source and hands each
+ * to the one-slot buffer as a view of the source's own buffer, with no
+ * copy.  A V4L2 buffer stays out of the driver's queue while the slot or
+ * the UI holds it, and goes back when a newer frame replaces it.  The
+ * thread never waits for the UI.
  */
 #ifndef VV_CAPTURE_H
 #define VV_CAPTURE_H
@@ -13,12 +15,25 @@
 
 #include "vv-slot.h"
 
+/* How a source's frame views may be used once the source moves on. */
+enum vv_hold {
+	/* A driver buffer: dequeued until given back (V4L2 MMAP). */
+	VV_HOLD_BUFFER,
+	/*
+	 * Board memory the board keeps writing (VRAM): read in place, then
+	 * checked against the slot's sequence lock; a torn read is not shown.
+	 */
+	VV_HOLD_SEQLOCK,
+	/* A picture that never changes while the source runs (test:bars). */
+	VV_HOLD_STATIC,
+};
+
 struct vv_capture {
 	struct vcap_source *src;	/* capture thread only while running */
 	struct vv_slot *slot;
 	struct vcap_stats *stats;	/* capture thread only */
 	struct vv_frame *frame;		/* capture thread only: being filled */
-	uint64_t torn;			/* capture thread only */
+	enum vv_hold hold;
 	pthread_t thread;
 	bool running;			/* owner (UI) thread only */
 	atomic_bool stop;
@@ -37,5 +52,8 @@ void vv_capture_destroy(struct vv_capture *c);
 
 /* The thread ended on an error (c->error says which). */
 bool vv_capture_failed(struct vv_capture *c);
+
+/* "v4l2-mmap held", "vram seqlock read" or "test static": for --stats. */
+const char *vv_capture_path(const struct vv_capture *c);
 
 #endif /* VV_CAPTURE_H */

@@ -9,22 +9,32 @@ int vv_frame_reserve(struct vv_frame *f, size_t size)
 {
 	uint8_t *p;
 
-	if (size <= f->capacity)
-		return 0;
-	p = malloc(size);
-	if (!p)
-		return -ENOMEM;
-	free(f->data);
-	f->data = p;
-	f->capacity = size;
+	if (size > f->capacity) {
+		p = malloc(size);
+		if (!p)
+			return -ENOMEM;
+		free(f->store);
+		f->store = p;
+		f->capacity = size;
+	}
+	f->src = NULL;
+	f->data = f->store;
+	f->length = f->capacity;
 	return 0;
 }
 
 void vv_frame_release(struct vv_frame *f)
 {
-	free(f->data);
-	f->data = NULL;
+	free(f->store);
+	f->store = NULL;
 	f->capacity = 0;
+	f->data = NULL;
+	f->length = 0;
+}
+
+bool vv_frame_intact(const struct vv_frame *f)
+{
+	return !f->src || vcap_source_frame_valid(f->src, &f->view);
 }
 
 int vv_frame_planes(const struct vv_frame *f, struct vv_planes *pl)
@@ -33,8 +43,8 @@ int vv_frame_planes(const struct vv_frame *f, struct vv_planes *pl)
 	size_t need = vcap_mode_frame_size(&f->mode);
 	uint32_t bpl = f->mode.bytesperline, h = f->mode.height;
 
-	if (!pf || !need || !bpl || need > f->mode.sizeimage ||
-	    need > f->capacity)
+	if (!pf || !need || !bpl || !f->data || need > f->mode.sizeimage ||
+	    need > f->length)
 		return -EINVAL;
 	pl->p[0] = f->data;
 	pl->pitch[0] = bpl;

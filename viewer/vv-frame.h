@@ -4,6 +4,7 @@
 #define VV_FRAME_H
 
 #include <libvcap.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,19 +18,43 @@ struct vv_capture_figures {
 	double latency_p99_ms;
 };
 
+/*
+ * The pixels are either the source's own buffer (a view: a V4L2 buffer
+ * held out of the driver's queue, a VRAM slot, the test source's picture)
+ * or the frame's own store.  Whoever holds the frame reads data; only the
+ * capture thread gives a view back to its source.
+ */
 struct vv_frame {
 	struct vcap_mode mode;		/* geometry of data */
-	uint8_t *data;			/* mode.sizeimage valid bytes */
-	size_t capacity;		/* allocated bytes at data */
+	const uint8_t *data;		/* mode.sizeimage valid bytes */
+	size_t length;			/* bytes readable at data */
+	struct vcap_source *src;	/* the view's source; NULL: own store */
+	struct vcap_frame view;		/* valid while held */
+	bool held;			/* view must go back to src */
+	uint8_t *store;			/* own pixels, when not a view */
+	size_t capacity;		/* allocated bytes at store */
+	/* Copies of these pixels the viewer made, the display's included. */
+	unsigned int copies;
 	uint64_t sequence;
 	uint64_t timestamp_ns;		/* the source's buffer timestamp */
 	uint64_t received_ns;		/* CLOCK_MONOTONIC when dequeued */
 	struct vv_capture_figures figures;
 };
 
-/* Grow f to hold size bytes; 0 or -ENOMEM.  Contents are not kept. */
+/*
+ * Make f's own store hold size bytes and point data at it; 0 or -ENOMEM.
+ * Contents are not kept.  Not for a held frame.
+ */
 int vv_frame_reserve(struct vv_frame *f, size_t size);
 void vv_frame_release(struct vv_frame *f);
+
+/*
+ * After reading the pixels: whether they were one whole frame.  Only a
+ * VRAM slot can change under its reader (the board owns the ring); the
+ * check reads the slot's lock word in the read-only mapping, nothing the
+ * capture thread changes.
+ */
+bool vv_frame_intact(const struct vv_frame *f);
 
 /* The planes of a packed, NV12 or YUV420 frame. */
 struct vv_planes {

@@ -22,11 +22,13 @@ size_t vv_overlay_text(const struct vv_overlay_info *info, char *buf,
 		     "%s %ux%u %s\n"
 		     "FPS %.1f IN %.1f SHOWN\n"
 		     "DROPS %llu SKIPPED %llu\n"
+		     "COPIES %u\n"
 		     "LATENCY P50 %.1f P99 %.1f MS%s%s",
 		     vcap_fourcc_str(info->mode.fourcc, cc), info->mode.width,
 		     info->mode.height, info->source ? info->source : "",
 		     c->fps, info->shown_fps, (unsigned long long)c->drops,
-		     (unsigned long long)c->replaced, c->latency_p50_ms,
+		     (unsigned long long)c->replaced, info->copies,
+		     c->latency_p50_ms,
 		     c->latency_p99_ms, info->paused ? "\nPAUSED" : "",
 		     info->stalled_s >= 1.0 ? "\nNO FRAMES" : "");
 	if (n < 0)

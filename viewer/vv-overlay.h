@@ -14,6 +14,7 @@ struct vv_overlay_info {
 	struct vv_capture_figures capture;
 	double shown_fps;		/* frames the sink displayed per second */
 	uint64_t shown;
+	unsigned int copies;		/* of the frame shown last */
 	double stalled_s;		/* seconds since the last frame, if long */
 	int paused;
 	const char *source;		/* device path or source name */

@@ -61,6 +61,7 @@ vv_player_overlay(struct vv_player *p, uint64_t now, uint64_t start,
 	info.mode = p->frame->mode;
 	info.capture = p->frame->figures;
 	info.shown = p->shown;
+	info.copies = p->copies_last;
 	info.shown_fps = secs > 0 ? p->shown / secs : 0;
 	info.stalled_s = now - last_frame >= VV_STALL_NS ?
 				 (now - last_frame) / 1e9 : 0;
@@ -132,6 +133,30 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 	return 0;
 }
 
+/* A frame on screen: its copies, the display's upload included. */
+static void vv_player_count(struct vv_player *p, const struct vv_frame *f)
+{
+	p->shown++;
+	p->copies += f->copies;
+	p->copies_last = f->copies;
+	if (f->copies > p->copies_max)
+		p->copies_max = f->copies;
+}
+
+static void vv_player_stats(const struct vv_player *p)
+{
+	const struct vv_capture_figures *c = &p->frame->figures;
+
+	printf("vcap-view: stats: %llu frames shown, %llu torn, %llu skipped, %llu dropped by the source\n",
+	       (unsigned long long)p->shown, (unsigned long long)p->torn,
+	       (unsigned long long)c->replaced, (unsigned long long)c->drops);
+	printf("vcap-view: stats: copies per frame shown: %.2f, at most %u\n",
+	       p->shown ? (double)p->copies / p->shown : 0.0, p->copies_max);
+	printf("vcap-view: stats: path: %s, %s\n",
+	       vv_capture_path(p->capture),
+	       p->sink->path[0] ? p->sink->path : "no frame shown");
+}
+
 /*
  * Whether frames of b need the sink set up again after a: the geometry,
  * not bytesused or the frame interval.
@@ -150,24 +175,31 @@ int vv_player_run(struct vv_player *p)
 	uint64_t timeout_ns = (uint64_t)(o->timeout_s * 1e9);
 
 	for (;;) {
-		bool redraw = false, quit = false, got;
+		bool redraw = false, quit = false, got, fresh;
 		uint64_t now;
+		int r;
 
 		if (vv_player_actions(p, &redraw, &quit))
 			return vv_player_error(p);
 		if (quit || *p->quit)
 			break;
 
-		got = !p->paused &&
-		      vv_slot_take(p->slot, &p->frame, VV_PLAYER_WAIT_MS);
+		/*
+		 * Taken even while paused, to hand the frame held before
+		 * back: the capture goes on, and the picture (a copy in the
+		 * sink) stays.
+		 */
+		got = vv_slot_take(p->slot, &p->frame, VV_PLAYER_WAIT_MS);
+		fresh = got && !p->paused;
 		now = vcap_now_ns();
 		if (!got && vv_capture_failed(p->capture) &&
 		    vv_slot_closed(p->slot)) {
 			fprintf(stderr, "vcap-view: %s\n", p->capture->error);
 			return 1;
 		}
-		if (got) {
+		if (got)
 			last_frame = now;
+		if (fresh) {
 			if (!p->started ||
 			    vv_mode_changed(&p->mode, &p->frame->mode)) {
 				if (p->started)
@@ -186,7 +218,7 @@ int vv_player_run(struct vv_player *p)
 				o->device, (now - last_frame) / 1e9);
 			return 1;
 		}
-		if (p->paused && !redraw) {
+		if (p->paused && !redraw && !got) {
 			/* Nothing moves; do not spin. */
 			struct timespec ts = { 0, VV_PLAYER_WAIT_MS * 1000000 };
 
@@ -196,17 +228,20 @@ int vv_player_run(struct vv_player *p)
 		if (p->overlay && p->have_frame &&
 		    now - last_overlay >= VV_OVERLAY_REFRESH_NS)
 			redraw = true;
-		if (got || (redraw && p->have_frame)) {
+		if (fresh || (redraw && p->have_frame)) {
 			const struct vv_overlay_bitmap *ov =
 				vv_player_overlay(p, now, start, last_frame);
 
-			if (p->sink->ops->show(p->sink, got ? p->frame : NULL,
-					       ov))
+			r = p->sink->ops->show(p->sink, fresh ? p->frame : NULL,
+					       ov);
+			if (r < 0)
 				return vv_player_error(p);
 			if (ov)
 				last_overlay = now;
-			if (got)
-				p->shown++;
+			if (fresh && r == VV_SINK_TORN)
+				p->torn++;
+			else if (fresh)
+				vv_player_count(p, p->frame);
 		}
 		if (o->frames && p->shown >= o->frames)
 			break;
@@ -217,5 +252,7 @@ int vv_player_run(struct vv_player *p)
 		printf("vcap-view: %llu frames shown in %.2f s\n",
 		       (unsigned long long)p->shown,
 		       (vcap_now_ns() - start) / 1e9);
+	if (o->stats)
+		vv_player_stats(p);
 	return 0;
 }

@@ -26,6 +26,10 @@ struct vv_player {
 	bool overlay;
 	bool fullscreen;
 	uint64_t shown;
+	uint64_t torn;			/* read while the board rewrote them */
+	uint64_t copies;		/* of the frames shown, in all */
+	unsigned int copies_last;	/* of the frame shown last */
+	unsigned int copies_max;	/* of any one frame shown */
 	uint64_t snapshots;
 	struct vv_overlay_bitmap bitmap;
 };

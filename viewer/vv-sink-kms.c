@@ -208,6 +208,10 @@ static int vv_kms_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 	return 0;
 }
 
+/*
+ * The display scans out dumb buffers the viewer draws into: each frame is
+ * converted and scaled into one, the only copy of its pixels.
+ */
 static int vv_kms_start(struct vv_sink *s, const struct vcap_mode *mode)
 {
 	char cc[VCAP_FOURCC_STR_LEN];
@@ -215,6 +219,9 @@ static int vv_kms_start(struct vv_sink *s, const struct vcap_mode *mode)
 	if (!vv_convert_row_fn(mode->fourcc))
 		return vv_sink_fail(s, "unsupported format %s",
 				    vcap_fourcc_str(mode->fourcc, cc));
+	snprintf(s->path, sizeof(s->path),
+		 "kms dumb-buffer copy (%s converted to XRGB8888)",
+		 vcap_fourcc_str(mode->fourcc, cc));
 	return 0;
 }
 
@@ -245,7 +252,7 @@ static void vv_kms_handle_events(struct vv_kms *k, int timeout_ms)
 	}
 }
 
-static int vv_kms_show(struct vv_sink *s, const struct vv_frame *f,
+static int vv_kms_show(struct vv_sink *s, struct vv_frame *f,
 		       const struct vv_overlay_bitmap *ov)
 {
 	struct vv_kms *k = s->priv;
@@ -262,6 +269,10 @@ static int vv_kms_show(struct vv_sink *s, const struct vv_frame *f,
 	if (vv_convert_fit(f, b->map, k->mode.hdisplay, k->mode.vdisplay,
 			   b->pitch, k->xmap))
 		return vv_sink_fail(s, "frame does not match its format");
+	f->copies++;
+	/* The back buffer is not on screen: a torn frame just stays there. */
+	if (!vv_frame_intact(f))
+		return VV_SINK_TORN;
 	if (ov)
 		vv_overlay_blend(ov, b->map, k->mode.hdisplay, k->mode.vdisplay,
 				 b->pitch);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* The SDL2 sink: a window, one texture per mode, the overlay on top. */
+/* The SDL2 sink: a window, two textures per mode, the overlay on top. */
 #include "vv-sink.h"
 #include "vv-convert.h"
 #include "vv-upload.h"
@@ -11,14 +11,19 @@
 struct vv_sdl {
 	SDL_Window *window;
 	SDL_Renderer *renderer;
-	SDL_Texture *texture;		/* the frame, in the mode's format */
+	/*
+	 * The frame, in the mode's format, twice: a frame goes into the one
+	 * not shown, and is shown only if it was read whole.
+	 */
+	SDL_Texture *texture[2];
+	int front;			/* texture[front] is on screen */
 	SDL_Texture *overlay;		/* ARGB8888, blended */
 	int overlay_w, overlay_h;	/* size of the overlay texture */
 	bool overlay_shown;		/* the last show drew it */
 	const struct vv_uploader *uploader;
 	struct vcap_mode mode;
 	uint32_t *xmap;			/* identity column map, mode.width */
-	bool have_frame;		/* texture holds a frame */
+	bool have_frame;		/* texture[front] holds a frame */
 	bool sized;			/* the window took a frame's size */
 };
 
@@ -83,6 +88,49 @@ static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 	return 0;
 }
 
+/* Whether the renderer keeps textures of format as they are. */
+static bool vv_sdl_native(struct vv_sdl *d, uint32_t format)
+{
+	SDL_RendererInfo info;
+
+	if (SDL_GetRendererInfo(d->renderer, &info))
+		return false;
+	for (Uint32 i = 0; i < info.num_texture_formats; i++)
+		if (info.texture_formats[i] == format)
+			return true;
+	return false;
+}
+
+/* SDL_PIXELFORMAT_YUY2 -> YUY2 */
+static const char *vv_sdl_format_name(uint32_t format)
+{
+	const char *name = SDL_GetPixelFormatName(format);
+
+	return strncmp(name, "SDL_PIXELFORMAT_", 16) ? name : name + 16;
+}
+
+/* For --stats: the copies, and whether SDL converts on its own. */
+static void vv_sdl_describe(struct vv_sink *s, const struct vv_uploader *up,
+			    const struct vcap_mode *mode)
+{
+	struct vv_sdl *d = s->priv;
+	const char *tex = vv_sdl_format_name(up->sdl_format);
+	SDL_RendererInfo info = { .name = "?" };
+	char cc[VCAP_FOURCC_STR_LEN];
+	char conv[64] = "";
+	char extra[96] = "";
+
+	SDL_GetRendererInfo(d->renderer, &info);
+	if (up->converts)
+		snprintf(conv, sizeof(conv), "%s converted to %s by the viewer, ",
+			 vcap_fourcc_str(mode->fourcc, cc), tex);
+	if (!vv_sdl_native(d, up->sdl_format))
+		snprintf(extra, sizeof(extra),
+			 "; the %s renderer converts it itself", info.name);
+	snprintf(s->path, sizeof(s->path), "%ssdl upload (%s texture%s)", conv,
+		 tex, extra);
+}
+
 static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
 {
 	struct vv_sdl *d = s->priv;
@@ -92,14 +140,17 @@ static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
 	if (!up)
 		return vv_sink_fail(s, "unsupported format %s",
 				    vcap_fourcc_str(mode->fourcc, cc));
-	if (d->texture)
-		SDL_DestroyTexture(d->texture);
 	d->have_frame = false;
-	d->texture = SDL_CreateTexture(d->renderer, up->sdl_format,
-				       SDL_TEXTUREACCESS_STREAMING,
-				       mode->width, mode->height);
-	if (!d->texture)
-		return vv_sdl_fail(s, "cannot create a texture");
+	d->front = 0;
+	for (int i = 0; i < 2; i++) {
+		if (d->texture[i])
+			SDL_DestroyTexture(d->texture[i]);
+		d->texture[i] = SDL_CreateTexture(d->renderer, up->sdl_format,
+						  SDL_TEXTUREACCESS_STREAMING,
+						  mode->width, mode->height);
+		if (!d->texture[i])
+			return vv_sdl_fail(s, "cannot create a texture");
+	}
 	free(d->xmap);
 	d->xmap = malloc(sizeof(*d->xmap) * mode->width);
 	if (!d->xmap)
@@ -113,6 +164,7 @@ static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
 	d->sized = true;
 	d->uploader = up;
 	d->mode = *mode;
+	vv_sdl_describe(s, up, mode);
 	return 0;
 }
 
@@ -160,7 +212,8 @@ static int vv_sdl_draw(struct vv_sink *s)
 	if (d->have_frame) {
 		r = vv_fit_rect(d->mode.width, d->mode.height, w, h);
 		dst = (SDL_Rect){ r.x, r.y, r.w, r.h };
-		if (SDL_RenderCopy(d->renderer, d->texture, NULL, &dst))
+		if (SDL_RenderCopy(d->renderer, d->texture[d->front], NULL,
+				   &dst))
 			return vv_sdl_fail(s, "cannot draw the frame");
 	}
 	if (d->overlay_shown && d->overlay) {
@@ -171,20 +224,25 @@ static int vv_sdl_draw(struct vv_sink *s)
 	return 0;
 }
 
-static int vv_sdl_show(struct vv_sink *s, const struct vv_frame *f,
+static int vv_sdl_show(struct vv_sink *s, struct vv_frame *f,
 		       const struct vv_overlay_bitmap *ov)
 {
 	struct vv_sdl *d = s->priv;
+	int back = !d->front;
 
-	if (!d->texture)
+	if (!d->texture[0])
 		return vv_sink_fail(s, "frame shown before start");
 	if (f) {
 		if (f->mode.width != d->mode.width ||
 		    f->mode.height != d->mode.height ||
 		    f->mode.fourcc != d->mode.fourcc)
 			return vv_sink_fail(s, "frame does not match the mode");
-		if (d->uploader->upload(d->texture, f, d->xmap))
+		/* Straight from the source's buffer into the texture. */
+		if (d->uploader->upload(d->texture[back], f, d->xmap))
 			return vv_sdl_fail(s, "cannot upload the frame");
+		if (!vv_frame_intact(f))
+			return VV_SINK_TORN;
+		d->front = back;
 		d->have_frame = true;
 	}
 	d->overlay_shown = ov != NULL;
@@ -291,9 +349,11 @@ static void vv_sdl_stop(struct vv_sink *s)
 
 	if (!d)
 		return;
-	if (d->texture)
-		SDL_DestroyTexture(d->texture);
-	d->texture = NULL;
+	for (int i = 0; i < 2; i++) {
+		if (d->texture[i])
+			SDL_DestroyTexture(d->texture[i]);
+		d->texture[i] = NULL;
+	}
 	if (d->overlay)
 		SDL_DestroyTexture(d->overlay);
 	d->overlay = NULL;

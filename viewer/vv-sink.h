@@ -33,6 +33,9 @@ enum vv_action {
 
 struct vv_sink;
 
+/* show(): the frame was torn while read; the picture before stays. */
+#define VV_SINK_TORN	1
+
 /* Each returns 0, or -1 with sink->error naming the cause. */
 struct vv_sink_ops {
 	const char *name;
@@ -40,8 +43,13 @@ struct vv_sink_ops {
 	int (*init)(struct vv_sink *s, const struct vv_sink_config *cfg);
 	/* Get ready for frames of mode (again when the mode changes). */
 	int (*start)(struct vv_sink *s, const struct vcap_mode *mode);
-	/* Show f, with the overlay bitmap on top unless ov is NULL. */
-	int (*show)(struct vv_sink *s, const struct vv_frame *f,
+	/*
+	 * Show f (NULL: the picture shown last), with the overlay bitmap on
+	 * top unless ov is NULL.  Each copy of f's pixels is counted in
+	 * f->copies.  VV_SINK_TORN when vv_frame_intact() failed after the
+	 * pixels were read: f is not shown.
+	 */
+	int (*show)(struct vv_sink *s, struct vv_frame *f,
 		    const struct vv_overlay_bitmap *ov);
 	/* Collect user actions without waiting; returns how many. */
 	int (*poll)(struct vv_sink *s, enum vv_action *actions, int max);
@@ -55,6 +63,7 @@ struct vv_sink_ops {
 struct vv_sink {
 	const struct vv_sink_ops *ops;
 	void *priv;
+	char path[128];			/* how frames reach the display */
 	char error[320];
 };
 

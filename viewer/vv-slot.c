@@ -4,15 +4,22 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 int vv_slot_init(struct vv_slot *s)
 {
 	pthread_condattr_t attr;
 
+	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->wake_fd < 0)
+		return -errno;
 	s->frame = calloc(1, sizeof(*s->frame));
-	if (!s->frame)
+	if (!s->frame) {
+		close(s->wake_fd);
 		return -ENOMEM;
+	}
 	s->full = false;
 	s->closed = false;
 	s->pushed = 0;
@@ -35,6 +42,7 @@ void vv_slot_destroy(struct vv_slot *s)
 	vv_frame_release(s->frame);
 	free(s->frame);
 	s->frame = NULL;
+	close(s->wake_fd);
 }
 
 bool vv_slot_push(struct vv_slot *s, struct vv_frame **frame)
@@ -71,7 +79,7 @@ bool vv_slot_take(struct vv_slot *s, struct vv_frame **frame, int timeout_ms)
 {
 	struct vv_frame *mine;
 	struct timespec deadline;
-	bool got = false;
+	bool got = false, wake = false;
 
 	if (timeout_ms > 0)
 		vv_deadline(&deadline, timeout_ms);
@@ -87,9 +95,42 @@ bool vv_slot_take(struct vv_slot *s, struct vv_frame **frame, int timeout_ms)
 		s->frame = mine;
 		s->full = false;
 		got = true;
+		/* Once unlocked, mine is the producer's to touch. */
+		wake = mine->held;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (wake) {
+		uint64_t one = 1;
+
+		/* Cannot fail but at 2^64-1 unread wakes. */
+		if (write(s->wake_fd, &one, sizeof(one)) != sizeof(one))
+			return got;
+	}
 	return got;
+}
+
+struct vv_frame *vv_slot_returned(struct vv_slot *s)
+{
+	struct vv_frame *f = NULL;
+
+	pthread_mutex_lock(&s->lock);
+	if (!s->full && s->frame->held)
+		f = s->frame;
+	pthread_mutex_unlock(&s->lock);
+	return f;
+}
+
+int vv_slot_wake_fd(const struct vv_slot *s)
+{
+	return s->wake_fd;
+}
+
+void vv_slot_wake_clear(struct vv_slot *s)
+{
+	uint64_t n;
+
+	if (read(s->wake_fd, &n, sizeof(n)) < 0)
+		return;	/* EAGAIN: nothing to clear */
 }
 
 void vv_slot_close(struct vv_slot *s)

@@ -52,6 +52,7 @@ TEST(defaults)
 	ASSERT_EQ(o.mode.fourcc, 0u);
 	ASSERT_TRUE(o.timeout_s == 0);
 	ASSERT_FALSE(o.overlay);
+	ASSERT_FALSE(o.stats);
 	ASSERT_EQ(err[0], 0);
 }
 
@@ -63,7 +64,8 @@ TEST(every_option)
 	ASSERT_EQ(parse(&o, err, sizeof(err), "-f", "NV12", "-s", "1280x720",
 			"-r", "59.94", "-b", "6", "-o", "kms", "--card",
 			"/dev/dri/card1", "-n", "60", "--snapshot", "x.png",
-			"--fullscreen", "--overlay", "-v", "/dev/vcap0", NULL),
+			"--fullscreen", "--overlay", "-v", "--stats",
+			"/dev/vcap0", NULL),
 		  VV_ARGS_OK);
 	ASSERT_EQ(o.mode.fourcc, V4L2_PIX_FMT_NV12);
 	ASSERT_EQ(o.mode.width, 1280u);
@@ -78,6 +80,7 @@ TEST(every_option)
 	ASSERT_TRUE(o.fullscreen);
 	ASSERT_TRUE(o.overlay);
 	ASSERT_TRUE(o.verbose);
+	ASSERT_TRUE(o.stats);
 	ASSERT_EQ(strcmp(o.device, "/dev/vcap0"), 0);
 	/* --frames brings a default stall timeout; --timeout overrides it. */
 	ASSERT_TRUE(o.timeout_s > 0);

@@ -39,7 +39,7 @@ static struct vv_frame *bars_frame(uint32_t fourcc, uint32_t w, uint32_t h)
 	f->mode.bytesperline = w * pf->bpp;
 	f->mode.sizeimage = vcap_mode_frame_size(&f->mode);
 	if (vv_frame_reserve(f, f->mode.sizeimage) ||
-	    vv_testsrc_draw(&f->mode, f->data))
+	    vv_testsrc_draw(&f->mode, f->store))
 		return NULL;
 	return f;
 }
@@ -83,8 +83,9 @@ TEST(every_format_has_an_uploader_and_a_converter)
 		ASSERT_EQ(u->fourcc, formats[i]);
 		ASSERT_NE(vv_convert_row_fn(formats[i]), NULL);
 		ASSERT_NE(vcap_pixfmt_find(formats[i]), NULL);
-		/* YUV straight into SDL's YUV textures, RGB converted. */
-		ASSERT_EQ(vv_uploader_is_direct(u), is_yuv(formats[i]));
+		/* Straight into an SDL texture of its own format, but GREY. */
+		ASSERT_EQ(vv_uploader_is_direct(u),
+			  formats[i] != V4L2_PIX_FMT_GREY);
 	}
 	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_YUYV)->sdl_format,
 		  (uint32_t)SDL_PIXELFORMAT_YUY2);
@@ -94,6 +95,15 @@ TEST(every_format_has_an_uploader_and_a_converter)
 		  (uint32_t)SDL_PIXELFORMAT_NV12);
 	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_YUV420)->sdl_format,
 		  (uint32_t)SDL_PIXELFORMAT_IYUV);
+	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_RGB24)->sdl_format,
+		  (uint32_t)SDL_PIXELFORMAT_RGB24);
+	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_BGR24)->sdl_format,
+		  (uint32_t)SDL_PIXELFORMAT_BGR24);
+	/* SDL names a 32-bit word, V4L2 the bytes in memory. */
+	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_XRGB32)->sdl_format,
+		  (uint32_t)SDL_PIXELFORMAT_BGRX8888);
+	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_XBGR32)->sdl_format,
+		  (uint32_t)SDL_PIXELFORMAT_XRGB8888);
 	/* The table holds nothing else, and nothing unknown maps. */
 	ASSERT_EQ(vv_uploader_at(NFORMATS), NULL);
 	ASSERT_EQ(vv_uploader_find(V4L2_PIX_FMT_MJPEG), NULL);
@@ -310,6 +320,8 @@ TEST(uploaders_through_sdl)
 					SDL_TEXTUREACCESS_STREAMING, w, h);
 		ASSERT_NE(tex, NULL);
 		ASSERT_EQ(u->upload(tex, f, xmap), 0);
+		/* The upload is the one copy; GREY's conversion another. */
+		ASSERT_EQ(f->copies, formats[i] == V4L2_PIX_FMT_GREY ? 2u : 1u);
 		SDL_RenderClear(ren);
 		ASSERT_EQ(SDL_RenderCopy(ren, tex, NULL, NULL), 0);
 		SDL_RenderPresent(ren);

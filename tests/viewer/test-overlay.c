@@ -18,12 +18,14 @@ TEST(text_names_mode_fps_drops_latency)
 	info.capture.latency_p50_ms = 1.5;
 	info.capture.latency_p99_ms = 4.25;
 	info.shown_fps = 30;
+	info.copies = 1;
 	info.source = "/dev/video0";
 	ASSERT_GT(vv_overlay_text(&info, text, sizeof(text)), 0u);
 	TH_LOG("%s", text);
 	ASSERT_NE(strstr(text, "NV12 1280x720 /dev/video0"), NULL);
 	ASSERT_NE(strstr(text, "FPS 59.9 IN 30.0 SHOWN"), NULL);
 	ASSERT_NE(strstr(text, "DROPS 3 SKIPPED 7"), NULL);
+	ASSERT_NE(strstr(text, "COPIES 1"), NULL);
 	ASSERT_NE(strstr(text, "P50 1.5 P99 4.2"), NULL);
 	ASSERT_EQ(strstr(text, "PAUSED"), NULL);
 	ASSERT_EQ(strstr(text, "NO FRAMES"), NULL);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The one-slot latest-frame buffer: newest wins, no blocking, threads. */
+#include <poll.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,7 +40,7 @@ static void stamp(struct vv_frame *f, uint64_t seq)
 	if (vv_frame_reserve(f, 64))
 		abort();
 	f->sequence = seq;
-	memset(f->data, (int)(seq & 0xff), 64);
+	memset(f->store, (int)(seq & 0xff), 64);
 }
 
 static bool stamped(const struct vv_frame *f)
@@ -108,6 +109,69 @@ TEST(newest_wins)
 	ASSERT_NE(prod, cons);
 	ASSERT_NE(prod, s.frame);
 	ASSERT_NE(cons, s.frame);
+	free_frame(prod);
+	free_frame(cons);
+	vv_slot_destroy(&s);
+}
+
+static bool woken(struct vv_slot *s)
+{
+	struct pollfd pfd = { .fd = vv_slot_wake_fd(s), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1;
+}
+
+/*
+ * A held frame the consumer hands back wakes the producer, which can give
+ * its buffer back while no newer frame waits in the slot.
+ */
+TEST(held_frame_handed_back_wakes_the_producer)
+{
+	struct vv_slot s;
+	struct vv_frame *prod = new_frame(), *cons = new_frame();
+	struct vv_frame *back;
+
+	ASSERT_EQ(vv_slot_init(&s), 0);
+	ASSERT_FALSE(woken(&s));
+	ASSERT_EQ(vv_slot_returned(&s), NULL);
+
+	/* The first take hands back a frame that holds nothing. */
+	stamp(prod, 1);
+	prod->held = true;
+	vv_slot_push(&s, &prod);
+	ASSERT_EQ(vv_slot_returned(&s), NULL);	/* a new frame waits */
+	ASSERT_TRUE(vv_slot_take(&s, &cons, 0));
+	ASSERT_FALSE(woken(&s));
+	ASSERT_EQ(vv_slot_returned(&s), NULL);
+
+	/* The second hands back frame 1, still held: a wake. */
+	stamp(prod, 2);
+	prod->held = true;
+	vv_slot_push(&s, &prod);
+	ASSERT_TRUE(vv_slot_take(&s, &cons, 0));
+	ASSERT_EQ(cons->sequence, 2u);
+	ASSERT_TRUE(woken(&s));
+	back = vv_slot_returned(&s);
+	ASSERT_NE(back, NULL);
+	ASSERT_EQ(back->sequence, 1u);
+	vv_slot_wake_clear(&s);
+	ASSERT_FALSE(woken(&s));
+	/* Given back: nothing more to return. */
+	back->held = false;
+	ASSERT_EQ(vv_slot_returned(&s), NULL);
+
+	/* Back on a push instead, when the producer was quicker. */
+	stamp(prod, 3);
+	prod->held = true;
+	vv_slot_push(&s, &prod);
+	ASSERT_TRUE(vv_slot_take(&s, &cons, 0));
+	ASSERT_TRUE(woken(&s));
+	stamp(prod, 4);
+	prod->held = true;
+	vv_slot_push(&s, &prod);
+	ASSERT_EQ(vv_slot_returned(&s), NULL);	/* frame 4 waits */
+	ASSERT_TRUE(prod->held);
+	ASSERT_EQ(prod->sequence, 2u);
 	free_frame(prod);
 	free_frame(cons);
 	vv_slot_destroy(&s);

@@ -201,7 +201,7 @@ static void fill_planes(struct fz_worker *w, struct v4l2_buffer *b)
 		fz_fill(w, p, sizeof(*p) * VIDEO_MAX_PLANES);
 		for (i = 0; i < VIDEO_MAX_PLANES; i++)
 			if (fz_chance(w, 2))
-				p[i].m.userptr = (unsigned long)fz_ptr(w, 4096);
+				p[i].m.userptr = fz_userptr(w, &p[i].length);
 		b->m.planes = p;
 	} else {
 		b->m.planes = fz_ptr(w, sizeof(*p));
@@ -219,8 +219,8 @@ static void fill_buffer(struct fz_worker *w, void *arg)
 		b->flags = 0;
 	switch (b->memory) {
 	case V4L2_MEMORY_USERPTR:
-		b->m.userptr = (unsigned long)fz_ptr(w, 4096);
 		b->length = fz_u32(w);
+		b->m.userptr = fz_userptr(w, &b->length);
 		break;
 	case V4L2_MEMORY_DMABUF: {
 		struct fz_fd *f = fz_any_fd(w);
@@ -606,8 +606,8 @@ static void fz_stream_qbuf(struct fz_worker *w, int fd, uint32_t memory)
 		b.length = 1;
 	}
 	if (memory == V4L2_MEMORY_USERPTR) {
-		unsigned long p = (unsigned long)fz_ptr(w, 4096);
 		uint32_t len = 4u << 20;
+		unsigned long p = fz_userptr(w, &len);
 
 		if (b.m.planes) {
 			planes[0].m.userptr = p;

@@ -14,6 +14,7 @@
 #define FZ_SHARED_FDS	6	/* any thread of the process: races */
 #define FZ_MAPS		8
 #define FZ_SCRATCH	(64 * 1024)
+#define FZ_USERPTR	(4u << 20)	/* a 1280x720 YUYV frame, and more */
 
 enum fz_kind {
 	FZ_NONE = 0,
@@ -76,6 +77,7 @@ struct fz_worker {
 	struct fz_fd *shared;		/* FZ_SHARED_FDS, the process's */
 	struct fz_map maps[FZ_MAPS];
 	uint8_t *scratch;		/* FZ_SCRATCH bytes, then a guard page */
+	uint8_t *userptr;		/* FZ_USERPTR bytes, then a guard page */
 	timer_t timer;			/* interrupts blocking calls */
 	bool has_timer;
 	char desc[192];			/* the op in progress, for reports */
@@ -121,6 +123,8 @@ uint32_t fz_u32(struct fz_worker *w);
 uint64_t fz_u64(struct fz_worker *w);
 /* A pointer for the kernel to read or write n bytes: good or bad. */
 void *fz_ptr(struct fz_worker *w, size_t n);
+/* A USERPTR buffer of *len bytes (cut to fit): good or bad. */
+unsigned long fz_userptr(struct fz_worker *w, uint32_t *len);
 void fz_fill(struct fz_worker *w, void *p, size_t n);
 
 /* Report a broken invariant with the seed and op, then exit. */

@@ -152,7 +152,11 @@ void fz_fill(struct fz_worker *w, void *p, size_t n)
 	}
 }
 
-void *fz_ptr(struct fz_worker *w, size_t n)
+/*
+ * maps: whether a mapping of the nodes may be the answer; only where the
+ * kernel touches no more than n bytes from the pointer.
+ */
+static void *fz_pick_ptr(struct fz_worker *w, size_t n, bool maps)
 {
 	unsigned int i;
 
@@ -170,7 +174,7 @@ void *fz_ptr(struct fz_worker *w, size_t n)
 		n = n > 1 ? n / 2 : 1;
 		return w->scratch + FZ_SCRATCH - n;
 	case 5:
-		for (i = 0; i < FZ_MAPS; i++) {
+		for (i = 0; maps && i < FZ_MAPS; i++) {
 			struct fz_map *m = &w->maps[fz_below(w, FZ_MAPS)];
 
 			if (m->addr && (m->prot & PROT_READ) && !m->may_fault &&
@@ -182,6 +186,37 @@ void *fz_ptr(struct fz_worker *w, size_t n)
 		/* the scratch area: room for any ioctl argument */
 		return w->scratch + (fz_chance(w, 2) ? 0 : fz_below(w, 64) * 8);
 	}
+}
+
+void *fz_ptr(struct fz_worker *w, size_t n)
+{
+	return fz_pick_ptr(w, n, true);
+}
+
+/*
+ * The driver fills a USERPTR buffer's every byte with a frame, as it
+ * must, so a good one never reaches past memory handed over for that.
+ * The USERPTR area and the scratch area end in guard pages, so a longer
+ * buffer there fails to pin; a mapping of the nodes is cut to its own
+ * length, since past it lies whatever the process mapped next: its heap,
+ * its stacks.
+ */
+unsigned long fz_userptr(struct fz_worker *w, uint32_t *len)
+{
+	struct fz_map *m = &w->maps[fz_below(w, FZ_MAPS)];
+
+	switch (fz_below(w, 8)) {
+	case 0:
+		if (m->addr && (m->prot & PROT_WRITE) && !m->may_fault) {
+			if (*len > m->len)
+				*len = (uint32_t)m->len;
+			return (unsigned long)m->addr;
+		}
+		break;
+	case 1: case 2: case 3:
+		return (unsigned long)w->userptr;
+	}
+	return (unsigned long)fz_pick_ptr(w, 4096, false);
 }
 
 /* ---- the interrupt timer --------------------------------------------- */
@@ -263,6 +298,13 @@ static void *fz_worker_main(void *arg)
 		_exit(2);
 	}
 	mprotect(w->scratch + FZ_SCRATCH, 4096, PROT_NONE);
+	w->userptr = mmap(NULL, FZ_USERPTR + 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->userptr == MAP_FAILED) {
+		perror("vcap-fuzz: USERPTR area");
+		_exit(2);
+	}
+	mprotect(w->userptr + FZ_USERPTR, 4096, PROT_NONE);
 	for (i = 0; i < FZ_PRIV_FDS; i++)
 		w->fds[i].fd = -1;
 	for (w->op = 0; w->op < w->nops; w->op++) {

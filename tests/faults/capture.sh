@@ -72,8 +72,11 @@ verify_stream() {
 	fail "$1: $(cat "$out/verify.txt")"
 }
 
-# 1. The firmware dies for 3 s while a 12 s capture runs.
-"$tool" capture -d "$video" $mode -t 12 -o "$out/die.y4m" 2>"$out/die.err" &
+# 1. The firmware dies for 3 s while a 12 s capture runs.  The outage
+# is as long as the tool's default wait for a frame, so it waits longer:
+# a capture that is to ride out an outage must outwait it.
+"$tool" capture -d "$video" $mode -t 12 --timeout 10000 -o "$out/die.y4m" \
+	2>"$out/die.err" &
 pid=$!
 sleep 3
 fw fault die 3000 || fail "the firmware did not take 'fault die 3000'"

@@ -5,6 +5,8 @@
 #
 # usage: headless.sh VCAP_VIEW VV_IMGCHECK CASE
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vv-stats.sh"
 view=$1
 check=$2
 case_=$3
@@ -51,7 +53,12 @@ fmt-*)
 	tol=0
 	case $fmt in YUYV|UYVY|NV12|YUV420) tol=3 ;; esac
 	SDL_VIDEODRIVER=offscreen run_ok -d test:bars -f "$fmt" -s 320x240 \
-		--frames 10 --snapshot snap.png
+		--frames 10 --snapshot snap.png --stats
+	# The upload is the one copy; GREY has no SDL texture format, so
+	# the viewer converts it first.
+	copies=1
+	[ "$fmt" = GREY ] && copies=2
+	vv_check_stats out $copies "test picture read in place, .*sdl upload"
 	if [ "$fmt" = GREY ]; then
 		# The grey bars carry each colour bar's green level.
 		set -- 20,144=bfbfbf 60,144=bfbfbf 100,144=bfbfbf \
@@ -87,10 +94,11 @@ xvfb-fullscreen)
 xvfb)
 	# An X server and SDL's default (OpenGL) renderer, as on a desktop.
 	xvfb-run -a -s "-screen 0 1024x768x24" "$view" -d test:bars \
-		-f YUYV --frames 20 --snapshot snap.png >out 2>err
+		-f YUYV --frames 20 --snapshot snap.png --stats >out 2>err
 	rc=$?
 	cat out err
 	[ $rc -eq 0 ] || fail "vcap-view under Xvfb exited $rc"
+	vv_check_stats out 1 "sdl upload (YUY2 texture"
 	"$check" snap.png --size 640x480 --tolerance 3 --bars ||
 		fail "the snapshot does not show the bars"
 	;;

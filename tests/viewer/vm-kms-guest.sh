@@ -1,7 +1,8 @@
 #!/bin/sh
 # In the guest: vcap-view on the bochs display through KMS, until the host
 # has photographed the screen (the file OUTDIR/kms-done appears) or the
-# time runs out.  Then SIGTERM: vcap-view must restore the CRTC and exit 0.
+# time runs out.  Then SIGTERM: vcap-view must restore the CRTC, exit 0
+# and report one copy of each frame, into the dumb buffer.
 #
 # usage: vm-kms-guest.sh VCAP_VIEW OUTDIR WAIT_S SOURCE [KO] [VIEW ARGS...]
 set -u
@@ -18,6 +19,7 @@ fail() {
 }
 
 . "$here/vm-source.sh"
+. "$here/vv-stats.sh"
 modprobe bochs || fail "modprobe bochs"
 vv_source_up "$@"
 shift $?
@@ -29,7 +31,7 @@ done
 [ -e /dev/dri/card0 ] || fail "no /dev/dri/card0 from bochs"
 echo "$level" >"$out/kms-level"
 
-"$view" -o kms -d "$node" -v "$@" &
+"$view" -o kms -d "$node" -v --stats "$@" >"$out/kms-view.out" &
 pid=$!
 touch "$out/kms-started"
 i=0
@@ -42,7 +44,10 @@ kill -TERM $pid 2>/dev/null
 wait $pid
 rc=$?
 vv_source_down
+cat "$out/kms-view.out"
 echo "vcap-view exited $rc"
 [ -e "$out/kms-done" ] || fail "the host did not see the picture"
 [ $rc -eq 0 ] || fail "vcap-view exited $rc"
+# The dumb buffer the display scans out holds the one copy.
+vv_check_stats "$out/kms-view.out" 1 "v4l2-mmap held, kms dumb-buffer copy"
 echo "PASS: KMS output shown and restored"

@@ -19,6 +19,7 @@ fail() {
 }
 
 . "$here/vm-source.sh"
+. "$here/vv-stats.sh"
 source=$1
 vv_source_up "$@"
 shift $?
@@ -31,11 +32,19 @@ start=$(date +%s)
 # SDL's software renderer: the guest has no GPU, and Mesa's llvmpipe
 # under QEMU's emulation takes about a second per frame.
 SDL_RENDER_DRIVER=software xvfb-run -a -s "-screen 0 1024x768x24" \
-	"$view" -d "$node" --frames 60 --snapshot "$snap" -v "$@"
+	"$view" -d "$node" --frames 60 --snapshot "$snap" -v --stats "$@" \
+	>"$out/$source.out"
 rc=$?
+cat "$out/$source.out"
 echo "vcap-view exited $rc after $(($(date +%s) - start)) s"
 vv_source_down
 [ $rc -eq 0 ] || fail "vcap-view exited $rc"
+# The frames are the source's buffers, uploaded once: no other copy.
+case $source in
+vcap-vram) path="vram slot read in place, sdl upload" ;;
+*) path="v4l2-mmap held, sdl upload" ;;
+esac
+vv_check_stats "$out/$source.out" 1 "$path"
 "$check" "$snap" --level $level --tolerance $tolerance --bars ||
 	fail "the snapshot does not show the colour bars"
 echo "PASS: $snap shows the colour bars"

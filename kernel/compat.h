@@ -29,4 +29,25 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+/*
+ * Linux 6.2 made dma_buf_vmap() and dma_buf_vunmap() expect the caller to
+ * hold the dma-buf's reservation lock, and added the _unlocked variants
+ * that take it.  Before, dma_buf_vmap() took its own lock.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#include <linux/dma-buf.h>
+
+static inline int dma_buf_vmap_unlocked(struct dma_buf *dmabuf,
+					struct iosys_map *map)
+{
+	return dma_buf_vmap(dmabuf, map);
+}
+
+static inline void dma_buf_vunmap_unlocked(struct dma_buf *dmabuf,
+					   struct iosys_map *map)
+{
+	dma_buf_vunmap(dmabuf, map);
+}
+#endif
+
 #endif /* _VCAP_COMPAT_H */

@@ -20,6 +20,11 @@
  *
  * USERPTR buffers are the caller's pages, pinned for as long as videobuf2
  * holds them and mapped into the kernel with vm_map_ram().
+ *
+ * DMABUF buffers are other exporters' dma-bufs.  The frame copy is a CPU
+ * write, so an imported buffer needs no device attachment, only a kernel
+ * mapping of the dma-buf (dma_buf_vmap()) inside a CPU access bracket,
+ * for as long as videobuf2 keeps it mapped.
  */
 
 #include <linux/dma-buf.h>
@@ -80,6 +85,9 @@ struct vcap_mem_buf {
 	unsigned int npages;
 	void *map;			/* vm_map_ram() address of pages[0] */
 	bool dirty;			/* capture: the device writes the pages */
+	/* DMABUF only: the imported dma-buf; vaddr is set while mapped */
+	struct dma_buf *dbuf;
+	struct iosys_map dbuf_map;
 	/* dma-buf attachments (struct vcap_mem_attachment): under lock */
 	struct mutex lock;
 	struct list_head attachments;
@@ -208,6 +216,9 @@ static void vcap_mem_finish(void *buf_priv)
 {
 	struct vcap_mem_buf *buf = buf_priv;
 
+	/* An imported buffer is made visible by its exporter's CPU access. */
+	if (buf->dbuf)
+		return;
 	flush_kernel_vmap_range(buf->vaddr, buf->size);
 }
 
@@ -581,12 +592,98 @@ static void vcap_mem_put_userptr(void *buf_priv)
 	kfree(buf);
 }
 
+/* DMABUF import */
+
+/*
+ * size is the plane length QBUF gave, or the dma-buf's size when it gave
+ * none; videobuf2 has checked it against the format's image size.
+ *
+ * Every check of the dma-buf is made at map time: the videobuf2 of newer
+ * kernels (6.12 among them) keeps its reference to the dma-buf when
+ * attach_dmabuf fails, but drops it when map_dmabuf fails.
+ */
+static void *vcap_mem_attach_dmabuf(struct vb2_buffer *vb, struct device *dev,
+				    struct dma_buf *dbuf, unsigned long size)
+{
+	struct vcap_mem_buf *buf;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->dbuf = dbuf;
+	buf->size = size;
+	refcount_set(&buf->refcount, 1);
+	return buf;
+}
+
+/*
+ * QBUF with a dma-buf that is not mapped yet maps it; the mapping, and
+ * the CPU access that the frames are written in, last until videobuf2
+ * unmaps it.  Opening the access waits for the fences of the dma-buf's
+ * other users.  A plane longer than the dma-buf would let the frame copy
+ * run past its end.  The copy writes through a plain kernel pointer, so a
+ * dma-buf the kernel can only reach as I/O memory, or cannot map at all,
+ * fails the QBUF.
+ */
+static int vcap_mem_map_dmabuf(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+	struct iosys_map map;
+	int ret;
+
+	if (!buf->size || buf->size > buf->dbuf->size)
+		return -EINVAL;
+	ret = dma_buf_vmap_unlocked(buf->dbuf, &map);
+	if (ret)
+		return ret;
+	if (map.is_iomem || !map.vaddr) {
+		ret = -EINVAL;
+		goto err_vunmap;
+	}
+	ret = dma_buf_begin_cpu_access(buf->dbuf, DMA_TO_DEVICE);
+	if (ret)
+		goto err_vunmap;
+	buf->dbuf_map = map;
+	buf->vaddr = map.vaddr;
+	return 0;
+
+err_vunmap:
+	dma_buf_vunmap_unlocked(buf->dbuf, &map);
+	return ret;
+}
+
+static void vcap_mem_unmap_dmabuf(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	if (!buf->vaddr)
+		return;
+	/* Writes back what the CPU wrote, where caches need it. */
+	dma_buf_end_cpu_access(buf->dbuf, DMA_TO_DEVICE);
+	dma_buf_vunmap_unlocked(buf->dbuf, &buf->dbuf_map);
+	iosys_map_clear(&buf->dbuf_map);
+	buf->vaddr = NULL;
+}
+
+/* videobuf2 unmaps before it detaches, and drops the dma-buf itself. */
+static void vcap_mem_detach_dmabuf(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	vcap_mem_unmap_dmabuf(buf);
+	kfree(buf);
+}
+
 const struct vb2_mem_ops vcap_vb2_mem_ops = {
 	.alloc = vcap_mem_alloc,
 	.put = vcap_mem_put,
 	.get_dmabuf = vcap_mem_get_dmabuf,
 	.get_userptr = vcap_mem_get_userptr,
 	.put_userptr = vcap_mem_put_userptr,
+	.attach_dmabuf = vcap_mem_attach_dmabuf,
+	.detach_dmabuf = vcap_mem_detach_dmabuf,
+	.map_dmabuf = vcap_mem_map_dmabuf,
+	.unmap_dmabuf = vcap_mem_unmap_dmabuf,
 	.finish = vcap_mem_finish,
 	.vaddr = vcap_mem_vaddr,
 	.num_users = vcap_mem_num_users,

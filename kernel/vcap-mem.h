@@ -6,7 +6,8 @@
  * memory cgroup and to its device's capped pool, refcounted by videobuf2,
  * by every user mapping and by every exported dma-buf, and freed when the
  * last of them goes.  User mappings are filled by a fault handler, never remapped
- * up front, so a mapping outlives REQBUFS(0), close() and unbind.
+ * up front, so a mapping outlives REQBUFS(0), close() and unbind.  Imported
+ * dma-bufs are written through a kernel mapping of their own.
  */
 #ifndef _VCAP_MEM_H
 #define _VCAP_MEM_H
@@ -22,8 +23,9 @@ struct vcap_mem_pool *vcap_mem_pool_create(void);
 void vcap_mem_pool_put(struct vcap_mem_pool *pool);
 
 /*
- * For a queue with io_modes VB2_MMAP | VB2_USERPTR | VB2_READ: MMAP with
- * VIDIOC_EXPBUF, USERPTR, and read().  DMABUF import is not provided.
+ * For a queue with io_modes VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ:
+ * MMAP with VIDIOC_EXPBUF, USERPTR, DMABUF import of any dma-buf the
+ * kernel can map as memory, and read().
  */
 extern const struct vb2_mem_ops vcap_vb2_mem_ops;
 

@@ -497,7 +497,7 @@ int vcap_v4l2_register(struct vcap_dev *vdev)
 	vcap_default_format(vdev);
 
 	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_READ;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ;
 	q->drv_priv = vdev;
 	q->buf_struct_size = sizeof(struct vcap_buffer);
 	q->ops = &vcap_vb2_ops;

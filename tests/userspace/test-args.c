@@ -73,6 +73,8 @@ static const struct bad_case bad_cases[] = {
 	{ "verify -d /dev/video0 -o out.raw", "'--output' does not apply to 'verify'" },
 	{ "verify -d /dev/video0 --json", "'--json' does not apply" },
 	{ "verify -d /dev/video0 --copy", "'--copy' does not apply" },
+	{ "bench -d /dev/video0 --latency", "'--latency' does not apply" },
+	{ "formats -d /dev/video0 --latency", "'--latency' does not apply" },
 	{ "verify --vram /dev/vcap0 --fmt YUYV", "set the mode through its V4L2 node" },
 	{ "verify --vram /dev/vcap0 --size 640x480", "--vram reads the board" },
 	{ "capture -d /dev/video0 -n 5", "no output" },
@@ -149,6 +151,13 @@ static void test_good(void)
 	CHECK_EQ(o.mode.interval_num, 1000);
 	CHECK_EQ(o.mode.interval_den, 29970);
 	CHECK_EQ(o.mode.fourcc, vcap_fourcc_parse("RGB3"));
+
+	CHECK_EQ(parse("verify -d /dev/video0 --latency", &o, err,
+		       sizeof(err)), 0);
+	CHECK(o.latency);
+	CHECK_EQ(parse("capture -d /dev/video0 -n 5 -o x.y4m --latency", &o,
+		       err, sizeof(err)), 0);
+	CHECK(o.latency);
 
 	CHECK_EQ(parse("bench --device=/dev/video1 --json --copy", &o, err,
 		       sizeof(err)), 0);

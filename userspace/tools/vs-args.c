@@ -21,6 +21,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_DMABUF,
 	OPT_COPY,
+	OPT_LATENCY,
 };
 
 struct vs_option {
@@ -48,6 +49,7 @@ static const struct vs_option options[] = {
 	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, VS_OPT_STREAM },
 	{ { "dmabuf", no_argument, NULL, OPT_DMABUF }, VS_OPT_STREAM },
 	{ { "copy", no_argument, NULL, OPT_COPY }, VS_OPT_COPY },
+	{ { "latency", no_argument, NULL, OPT_LATENCY }, VS_OPT_LATENCY },
 	{ { "quiet", no_argument, NULL, 'q' }, 0 },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
@@ -298,6 +300,9 @@ int vs_parse(const struct vs_cmd *cmd, int argc, char **argv,
 		case OPT_COPY:
 			o->copy = true;
 			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -353,6 +358,10 @@ void vs_usage_options(FILE *f, uint32_t opts)
 		fputs("      --json           machine-readable output\n", f);
 	if (opts & VS_OPT_COPY)
 		fputs("      --copy           copy every frame out (read cost)\n",
+		      f);
+	if (opts & VS_OPT_LATENCY)
+		fputs("      --latency        report the latency from the board's frame\n"
+		      "                       time to the frame in hand (p50/p99/max)\n",
 		      f);
 	if (opts & VS_OPT_STREAM)
 		fputs("      --buffers N      V4L2 buffers to queue (2-32, default 4)\n"

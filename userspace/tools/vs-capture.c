@@ -17,7 +17,7 @@ static void capture_usage(FILE *f)
 	      "device flags as bad are counted and not written.\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
-			 VS_OPT_OUTPUT | VS_OPT_STREAM);
+			 VS_OPT_OUTPUT | VS_OPT_STREAM | VS_OPT_LATENCY);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -204,6 +204,12 @@ out:
 			(unsigned long long)c.torn,
 			vs_stop ? " (interrupted)" : "");
 	}
+	if (c.st && o->latency) {
+		struct vcap_stats_summary s;
+
+		vcap_stats_get(c.st, &s);
+		vs_print_latency("capture", c.src, &s);
+	}
 	vcap_stats_destroy(c.st);
 	vcap_source_close(c.src);
 	free(c.copy);
@@ -215,7 +221,7 @@ const struct vs_cmd vs_cmd_capture = {
 	.name = "capture",
 	.summary = "capture frames to a raw or Y4M file, or stdout",
 	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_OUTPUT |
-		VS_OPT_STREAM,
+		VS_OPT_STREAM | VS_OPT_LATENCY,
 	.usage = capture_usage,
 	.check = capture_check,
 	.run = capture_run,

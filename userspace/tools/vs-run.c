@@ -125,3 +125,25 @@ void vs_progress_done(struct vs_progress *p)
 		fputc('\n', stderr);
 	p->shown = false;
 }
+
+void vs_print_latency(const char *cmd, const struct vcap_source *src,
+		      const struct vcap_stats_summary *s)
+{
+	const char *to = strcmp(vcap_source_kind(src), "vram") ? "DQBUF" :
+								"wake-up";
+
+	if (s->latency_samples)
+		fprintf(stderr,
+			"%s: latency, board frame time to %s: p50 %.3f  p99 %.3f  max %.3f ms (%llu frames)\n",
+			cmd, to, s->latency_p50 / 1e6, s->latency_p99 / 1e6,
+			s->latency_max / 1e6,
+			(unsigned long long)s->latency_samples);
+	else if (s->latency_ahead)
+		fprintf(stderr,
+			"%s: latency: n/a, %llu frames stamped after their dequeue (nominal times, not capture times)\n",
+			cmd, (unsigned long long)s->latency_ahead);
+	else
+		fprintf(stderr,
+			"%s: latency: n/a (the frames' timestamps are not on CLOCK_MONOTONIC)\n",
+			cmd);
+}

@@ -19,7 +19,7 @@ static void verify_usage(FILE *f)
 	      "Exits 1 naming the first bad frame; default 100 frames.\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
-			 VS_OPT_STAMPS | VS_OPT_STREAM);
+			 VS_OPT_STAMPS | VS_OPT_STREAM | VS_OPT_LATENCY);
 }
 
 static int verify_check(struct vs_opts *o, char *err, size_t size)
@@ -138,6 +138,12 @@ static int verify_run(const struct vs_opts *o)
 				"sequence numbers only (no stamps)",
 		       s.fps);
 	}
+	if (rc == 0 && o->latency) {
+		struct vcap_stats_summary s;
+
+		vcap_stats_get(st, &s);
+		vs_print_latency("verify", src, &s);
+	}
 	vcap_stats_destroy(st);
 	vcap_source_close(src);
 	free(copy);
@@ -148,7 +154,7 @@ const struct vs_cmd vs_cmd_verify = {
 	.name = "verify",
 	.summary = "check a stream: order, no drops, no torn frames",
 	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_STAMPS |
-		VS_OPT_STREAM,
+		VS_OPT_STREAM | VS_OPT_LATENCY,
 	.usage = verify_usage,
 	.check = verify_check,
 	.run = verify_run,

@@ -18,6 +18,7 @@
 #define VS_OPT_JSON	(1u << 5)	/* --json */
 #define VS_OPT_STREAM	(1u << 6)	/* --buffers, --timeout, --dmabuf */
 #define VS_OPT_COPY	(1u << 7)	/* --copy */
+#define VS_OPT_LATENCY	(1u << 8)	/* --latency */
 
 enum vs_stamps {
 	VS_STAMPS_AUTO,		/* on for vcap devices in stamped formats */
@@ -37,6 +38,7 @@ struct vs_opts {
 	enum vs_stamps stamps;
 	bool json;
 	bool copy;			/* bench: copy every frame out */
+	bool latency;			/* report frame-to-dequeue latency */
 	bool dmabuf;
 	unsigned int buffers;
 	int timeout_ms;			/* per frame */
@@ -107,5 +109,12 @@ void vs_progress_init(struct vs_progress *p, const struct vs_opts *o);
 void vs_progress_update(struct vs_progress *p, const struct vcap_stats *st,
 			uint64_t frames);
 void vs_progress_done(struct vs_progress *p);
+
+/*
+ * "CMD: latency ..." on stderr: the board's frame time to the frame in
+ * hand, p50/p99/max, or why there is no figure.
+ */
+void vs_print_latency(const char *cmd, const struct vcap_source *src,
+		      const struct vcap_stats_summary *s);
 
 #endif /* VS_H */

@@ -63,6 +63,7 @@ void vcap_deliver_reset(struct vcap_dev *vdev)
 {
 	lockdep_assert_held(&vdev->deliver_lock);
 	vdev->sequence = 0;
+	vdev->last_timestamp = 0;
 	vcap_deliver_resync(vdev);
 }
 
@@ -140,17 +141,39 @@ static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
 }
 
 /*
+ * When the frame ended (V4L2_BUF_FLAG_TSTAMP_SRC_EOF): the time the board
+ * stamped it with, where the board's clock is this machine's
+ * CLOCK_MONOTONIC (the software board), else the time the board said it
+ * was done.  Either is a board value: one in the future, or before the
+ * previous buffer's, or more than a second old, gives way to the time
+ * the copy began.
+ */
+static u64 vcap_frame_time(struct vcap_dev *vdev,
+			   const struct vcap_board_slot *hdr, u64 now)
+{
+	u64 t = vdev->soft ? le64_to_cpu(hdr->timestamp_ns) :
+			     (u64)atomic64_read(&vdev->notify_ns);
+
+	lockdep_assert_held(&vdev->deliver_lock);
+	if (t > now || t <= vdev->last_timestamp || now - t > NSEC_PER_SEC)
+		t = now;
+	return t;
+}
+
+/*
  * A buffer is filled outside the queue lock and completes under it, in
  * vcap_deliver_complete(): until then it waits on done_list.
  */
 static void vcap_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
-			   u32 sequence, enum vb2_buffer_state state)
+			   u32 sequence, u64 timestamp,
+			   enum vb2_buffer_state state)
 {
 	unsigned long flags;
 
 	buf->vb.sequence = sequence;
 	buf->vb.field = V4L2_FIELD_NONE;
-	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	buf->vb.vb2_buf.timestamp = timestamp;
+	vdev->last_timestamp = timestamp;
 	if (state != VB2_BUF_STATE_DONE)
 		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, 0);
 	buf->state = state;
@@ -178,6 +201,7 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	u32 flags = le32_to_cpu(hdr->flags);
 	u32 used = le32_to_cpu(hdr->bytesused);
 	struct vcap_buffer *buf;
+	u64 ts;
 	void *dst;
 
 	buf = vcap_next_buffer(vdev);
@@ -185,15 +209,16 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 		atomic64_inc(&vdev->stats.dropped);
 		return VCAP_COPY_DONE;
 	}
+	ts = vcap_frame_time(vdev, hdr, ktime_get_ns());
 	if ((flags & (VCAP_SLOT_ERROR | VCAP_SLOT_NO_SIGNAL)) ||
 	    used != ring->sizeimage) {
 		atomic64_inc(&vdev->stats.rejected);
-		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_ERROR);
 		return VCAP_COPY_DONE;
 	}
 	dst = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
 	if (!dst || vb2_plane_size(&buf->vb.vb2_buf, 0) < ring->sizeimage) {
-		vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_ERROR);
+		vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_ERROR);
 		return VCAP_COPY_DONE;
 	}
 	vdev->ops->copy_from(vdev, dst,
@@ -204,7 +229,7 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
 		atomic64_inc(&vdev->stats.torn);
 		if (last_try) {
-			vcap_fill_done(vdev, buf, sequence,
+			vcap_fill_done(vdev, buf, sequence, ts,
 				       VB2_BUF_STATE_ERROR);
 			return VCAP_COPY_DONE;
 		}
@@ -212,7 +237,7 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 		return VCAP_COPY_TORN;
 	}
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, ring->sizeimage);
-	vcap_fill_done(vdev, buf, sequence, VB2_BUF_STATE_DONE);
+	vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_DONE);
 	atomic64_inc(&vdev->stats.delivered);
 	atomic64_set(&vdev->stats.latency_ns,
 		     ktime_get_ns() - atomic64_read(&vdev->notify_ns));

@@ -455,7 +455,7 @@ TEST_F(imp, too_small)
 	int dfd;
 
 	ASSERT_EQ(mem_reqbufs(self->fd, DMABUF, NBUFS, NULL), NBUFS);
-	/* One page; and one row short of the image, rounded to pages. */
+	/* One page; and eight rows short of the image, rounded to pages. */
 	dfd = vgem_dmabuf(self->drm, 64, 64, &size);
 	ASSERT_GE(dfd, 0);
 	self->im.fd[self->im.n++] = dfd;

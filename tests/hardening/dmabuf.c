@@ -116,18 +116,25 @@ static int open_vgem(char *path, size_t len)
 	return -1;
 }
 
-/* "Total N objects" from debugfs' dma-buf list, or -1. */
+/*
+ * "Total N objects" from debugfs' dma-buf list, or -1.  Every dma-buf in
+ * the list has a "Total N devices attached" line of its own, which the
+ * number alone would match: the word after it must be "object".
+ */
 static long dmabuf_count(void)
 {
 	char line[256];
-	long n = -1;
+	long n = -1, v;
+	char s;
 	FILE *f = fopen("/sys/kernel/debug/dma_buf/bufinfo", "r");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Total %ld objects", &n) == 1)
+		if (sscanf(line, "Total %ld object%c", &v, &s) == 2) {
+			n = v;
 			break;
+		}
 	fclose(f);
 	return n;
 }

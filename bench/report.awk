@@ -257,7 +257,9 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 
 	print "### Latency, buffer timestamp to dequeue\n"
 	print "From the buffer's monotonic timestamp to the return of VIDIOC_DQBUF, in"
-	print "the sustained runs. vcap stamps a buffer when it completes it;"
+	print "the sustained runs. vcap stamps a buffer with the time the frame ended"
+	print "on the board (the software board's own clock; a PCI board's frame-done"
+	print "notification), so its figures include the driver's copy;"
 	print "v4l2loopback carries the producer's time of queueing; vivid stamps the"
 	print "nominal end of the frame's period, ahead of when it fills the buffer, so"
 	print "its figures read low by up to a frame period and can be negative. †: no"

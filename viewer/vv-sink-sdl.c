@@ -56,6 +56,26 @@ static void vv_sdl_size_window(struct vv_sdl *d, int w, int h)
 		SDL_SetWindowSize(d->window, w, h);
 }
 
+/*
+ * SDL's offscreen driver shows nothing, yet by default it draws through
+ * EGL: its default renderer is OpenGL, and even the software renderer's
+ * window surface becomes a GL texture ("framebuffer acceleration").
+ * Without a GPU that GL is Mesa's llvmpipe, whose threads take every CPU
+ * for a few frames a second and leave the source's frames to be skipped
+ * and torn.  There, the software renderer draws into the window's plain
+ * memory surface.  SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION in
+ * the environment still win: these are hints of normal priority.
+ */
+static void vv_sdl_headless_hints(void)
+{
+	const char *driver = SDL_GetCurrentVideoDriver();
+
+	if (!driver || strcmp(driver, "offscreen"))
+		return;
+	SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+	SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+}
+
 static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 {
 	struct vv_sdl *d = calloc(1, sizeof(*d));
@@ -71,6 +91,7 @@ static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 	SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
 	if (SDL_Init(SDL_INIT_VIDEO))
 		return vv_sdl_fail(s, "no display (SDL_Init)");
+	vv_sdl_headless_hints();
 
 	/* A frame bigger than the screen starts scaled down, aspect kept. */
 	vv_sdl_fit_screen(&w, &h);

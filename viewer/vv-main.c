@@ -95,21 +95,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vcap-view: %s\n", sink.error);
 		goto out_sink;
 	}
+	if (vv_player_init(&player, &opt, &sink, &slot, &capture, &vv_quit)) {
+		fprintf(stderr, "vcap-view: out of memory\n");
+		goto out_player;
+	}
+	if (vv_player_prepare(&player, &src->mode))
+		goto out_player;
 	if (vv_capture_start(&capture)) {
 		fprintf(stderr, "vcap-view: %s\n", capture.error);
-		goto out_sink;
+		goto out_player;
 	}
 	if (opt.verbose)
 		printf("vcap-view: %s: %s, %s output\n", opt.device,
 		       vcap_mode_str(&src->mode, modestr, sizeof(modestr)),
 		       sink.ops->name);
-	if (vv_player_init(&player, &opt, &sink, &slot, &capture, &vv_quit)) {
-		fprintf(stderr, "vcap-view: out of memory\n");
-		goto out_capture;
-	}
 	status = vv_player_run(&player);
+out_player:
 	vv_player_destroy(&player);
-out_capture:
 	vv_capture_stop(&capture);
 out_sink:
 	sink.ops->stop(&sink);

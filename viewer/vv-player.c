@@ -168,6 +168,22 @@ static bool vv_mode_changed(const struct vcap_mode *a,
 	       a->height != b->height || a->bytesperline != b->bytesperline;
 }
 
+/*
+ * Textures made and the window sized while no frame waits: set up on the
+ * first frame instead, the display would leave the frames behind it in
+ * the slot, to be replaced and skipped.
+ */
+int vv_player_prepare(struct vv_player *p, const struct vcap_mode *mode)
+{
+	if (!mode->fourcc || !mode->width || !mode->height)
+		return 0;	/* a VRAM node whose board does not stream yet */
+	if (p->sink->ops->start(p->sink, mode))
+		return vv_player_error(p);
+	p->mode = *mode;
+	p->started = true;
+	return 0;
+}
+
 int vv_player_run(struct vv_player *p)
 {
 	const struct vv_options *o = p->opt;

@@ -38,6 +38,11 @@ int vv_player_init(struct vv_player *p, const struct vv_options *opt,
 		   struct vv_sink *sink, struct vv_slot *slot,
 		   struct vv_capture *capture,
 		   const volatile sig_atomic_t *quit);
+/*
+ * Before the capture starts: the sink set up for the source's mode, when
+ * it is known.  0, or -1 with the error printed.
+ */
+int vv_player_prepare(struct vv_player *p, const struct vcap_mode *mode);
 /* Run until quit, --frames or an error; the exit status (0 or 1). */
 int vv_player_run(struct vv_player *p);
 void vv_player_destroy(struct vv_player *p);

@@ -234,28 +234,32 @@ static void vcap_vram_query(struct vcap_vram_file *vf, struct vcap_info *in)
 }
 
 /*
- * Find a frame newer than after: the oldest such frame while the reader
- * keeps up, the newest when it has fallen behind (the older ones are
- * about to be overwritten).  0, -EAGAIN for none yet, -ENODEV.
+ * Find a frame of the board's running mode newer than after: the oldest
+ * such frame while the reader keeps up, the newest when it has fallen
+ * behind (the older ones are about to be overwritten).  Each start of
+ * the board numbers its frames from 0 under a new mode_gen, so a slot
+ * still holding a frame of an earlier one, with its higher sequence, is
+ * never the answer.  0, -EAGAIN for none yet, -ENODEV.
  */
 static int vcap_vram_find(struct vcap_dev *vdev, u64 after,
 			  struct vcap_wait *w)
 {
 	struct vcap_board_slot hdr, oldest, newest;
-	u32 n, i, lock, oldest_slot = 0, newest_slot = 0, count = 0;
+	u32 n, i, gen, lock, oldest_slot = 0, newest_slot = 0, count = 0;
 	int idx;
 
 	if (!vcap_enter(vdev, &idx))
 		return -ENODEV;
 	n = vdev->ops->read32(vdev, VCAP_OFF_STATUS(num_slots));
 	n = min_t(u32, n, VCAP_MAX_SLOTS);
+	gen = vdev->ops->read32(vdev, VCAP_OFF_STATUS(mode_gen));
 	for (i = 0; i < n; i++) {
 		u64 seq;
 
 		if (!vcap_read_slot(vdev, i, &hdr, &lock))
 			continue;
 		seq = le64_to_cpu(hdr.sequence);
-		if (seq <= after || !le32_to_cpu(hdr.mode_gen))
+		if (seq <= after || !gen || le32_to_cpu(hdr.mode_gen) != gen)
 			continue;
 		if (!count || seq < le64_to_cpu(oldest.sequence)) {
 			oldest = hdr;

@@ -240,4 +240,71 @@ TEST_TIMEOUT(vram_wait_frame_stamps, 300)
 	close(fd);
 }
 
+/*
+ * A second stream of the same mode starts its frames from 0 under a new
+ * mode_gen, while slots of the ring still hold the first stream's higher
+ * sequences: WAIT_FRAME answers with the new stream's frames only.
+ */
+TEST_TIMEOUT(vram_wait_frame_second_stream, 300)
+{
+	const volatile struct vcap_board_ctrl *c;
+	uint64_t first_last = 0, last = 0;
+	struct vcap_info in;
+	struct vcap_wait w;
+	char path[64];
+	uint32_t gen1;
+	unsigned int n;
+	pid_t pid;
+	int fd, i;
+
+	ASSERT_EQ(vk_find_vram(path, sizeof(path), NULL, 0), 0);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, &in), 0);
+	c = mmap(NULL, in.map_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(c, MAP_FAILED);
+
+	/* The first stream fills every slot of the ring and more. */
+	pid = start_streamer(640, 480, 15);
+	ASSERT_GT(pid, 0);
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, &in), 0);
+		if (in.flags & VCAP_INFO_STREAMING)
+			break;
+		usleep(100000);
+	}
+	ASSERT_TRUE(in.flags & VCAP_INFO_STREAMING);
+	for (n = 0; n < 30; n++) {
+		memset(&w, 0, sizeof(w));
+		w.after_seq = first_last;
+		w.timeout_ms = 5000;
+		ASSERT_EQ(ioctl(fd, VCAP_IOC_WAIT_FRAME, &w), 0);
+		first_last = w.sequence;
+	}
+	gen1 = c->status.mode_gen;
+	stop_streamer(pid);
+
+	pid = start_streamer(640, 480, 15);
+	ASSERT_GT(pid, 0);
+	for (i = 0; i < 100 && c->status.mode_gen == gen1; i++)
+		usleep(100000);
+	ASSERT_NE(c->status.mode_gen, gen1);
+	for (n = 0; n < 10; n++) {
+		memset(&w, 0, sizeof(w));
+		w.after_seq = last;
+		w.timeout_ms = 5000;
+		ASSERT_EQ(ioctl(fd, VCAP_IOC_WAIT_FRAME, &w), 0);
+		ASSERT_LT(w.slot, VCAP_MAX_SLOTS);
+		/* A frame of this stream, not one left from the first. */
+		EXPECT_NE(c->slots[w.slot].mode_gen, gen1);
+		EXPECT_LT(w.sequence, first_last);
+		last = w.sequence;
+	}
+	stop_streamer(pid);
+	TH_LOG("first stream up to sequence %llu (mode_gen %u); the second's frames 0..%llu",
+	       (unsigned long long)first_last, gen1, (unsigned long long)last);
+	munmap((void *)c, in.map_size);
+	close(fd);
+}
+
 VTEST_MAIN()

@@ -48,14 +48,22 @@ done
 		i=$((i + 1))
 	done
 	# Until the screen shows more than one colour: the viewer's first
-	# page flip comes a moment after it starts.
+	# page flip comes a moment after it starts.  Then three seconds more,
+	# so that the overlay's rates are measured over running frames.
+	dump() {
+		printf 'screendump %s\n' "$out/kms-screen.ppm" |
+			socat - "UNIX-CONNECT:$run/monitor.sock" >/dev/null 2>&1
+	}
 	i=0
 	while [ $i -lt 20 ] && [ -S "$run/monitor.sock" ]; do
 		sleep 1
-		printf 'screendump %s\n' "$out/kms-screen.ppm" |
-			socat - "UNIX-CONNECT:$run/monitor.sock" >/dev/null 2>&1
+		dump
 		colours=$(ppmhist -noheader "$out/kms-screen.ppm" 2>/dev/null | wc -l)
-		[ "$colours" -gt 1 ] && break
+		if [ "$colours" -gt 1 ]; then
+			sleep 3
+			dump
+			break
+		fi
 		i=$((i + 1))
 	done
 	touch "$out/.kms-done"

@@ -28,7 +28,11 @@ int vv_player_init(struct vv_player *p, const struct vv_options *opt,
 	p->overlay = opt->overlay;
 	p->fullscreen = opt->fullscreen;
 	p->frame = calloc(1, sizeof(*p->frame));
-	return p->frame ? 0 : -1;
+	p->present = vcap_stats_new(0);
+	if (!p->frame || !p->present)
+		return -1;
+	vcap_stats_start(p->present);
+	return 0;
 }
 
 void vv_player_destroy(struct vv_player *p)
@@ -38,6 +42,8 @@ void vv_player_destroy(struct vv_player *p)
 		free(p->frame);
 		p->frame = NULL;
 	}
+	vcap_stats_destroy(p->present);
+	p->present = NULL;
 	vv_overlay_free(&p->bitmap);
 }
 
@@ -134,8 +140,15 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 }
 
 /* A frame on screen: its copies, the display's upload included. */
+/*
+ * A frame the display has just taken.  Its latency runs from the buffer's
+ * timestamp, when that is on CLOCK_MONOTONIC (on vcap, the frame's end on
+ * the board), to now.
+ */
 static void vv_player_count(struct vv_player *p, const struct vv_frame *f)
 {
+	vcap_stats_add(p->present, f->sequence, f->timestamp_ns, vcap_now_ns(),
+		       f->src ? f->view.flags : 0);
 	p->shown++;
 	p->copies += f->copies;
 	p->copies_last = f->copies;
@@ -146,6 +159,7 @@ static void vv_player_count(struct vv_player *p, const struct vv_frame *f)
 static void vv_player_stats(const struct vv_player *p)
 {
 	const struct vv_capture_figures *c = &p->frame->figures;
+	struct vcap_stats_summary s;
 
 	printf("vcap-view: stats: %llu frames shown, %llu torn, %llu skipped, %llu dropped by the source\n",
 	       (unsigned long long)p->shown, (unsigned long long)p->torn,
@@ -155,6 +169,14 @@ static void vv_player_stats(const struct vv_player *p)
 	printf("vcap-view: stats: path: %s, %s\n",
 	       vv_capture_path(p->capture),
 	       p->sink->path[0] ? p->sink->path : "no frame shown");
+	vcap_stats_get(p->present, &s);
+	if (s.latency_samples)
+		printf("vcap-view: stats: latency, buffer timestamp to shown: p50 %.3f  p99 %.3f  max %.3f ms (%llu frames)\n",
+		       s.latency_p50 / 1e6, s.latency_p99 / 1e6,
+		       s.latency_max / 1e6,
+		       (unsigned long long)s.latency_samples);
+	else
+		printf("vcap-view: stats: latency, buffer timestamp to shown: n/a (no frame stamped on CLOCK_MONOTONIC before it was shown)\n");
 }
 
 /*

@@ -31,6 +31,8 @@ struct vv_player {
 	unsigned int copies_last;	/* of the frame shown last */
 	unsigned int copies_max;	/* of any one frame shown */
 	uint64_t snapshots;
+	/* The frames shown, timed from their buffer timestamp to the show. */
+	struct vcap_stats *present;
 	struct vv_overlay_bitmap bitmap;
 };
 

@@ -59,6 +59,7 @@ fmt-*)
 	copies=1
 	[ "$fmt" = GREY ] && copies=2
 	vv_check_stats out $copies "test picture read in place, .*sdl upload"
+	vv_check_latency out
 	if [ "$fmt" = GREY ]; then
 		# The grey bars carry each colour bar's green level.
 		set -- 20,144=bfbfbf 60,144=bfbfbf 100,144=bfbfbf \

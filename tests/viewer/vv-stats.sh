@@ -2,7 +2,11 @@
 #
 # vv_check_stats FILE MAX PATH: FILE holds vcap-view's output; at least one
 # frame was shown, at most MAX copies were made of any frame shown, and
-# the path line holds PATH.  Calls fail (the caller's) on a mismatch.
+# the path line holds PATH, and the latency line is there.  Calls fail
+# (the caller's) on a mismatch.
+#
+# vv_check_latency FILE: the latency line has figures, at least one
+# sample and a median under a second.
 
 vv_check_stats() {
 	grep '^vcap-view: stats: ' "$1" >/dev/null ||
@@ -16,5 +20,15 @@ vv_check_stats() {
 		fail "--stats: $most copies of a frame, want at most $2"
 	grep "^vcap-view: stats: path: .*$3" "$1" >/dev/null ||
 		fail "--stats: the path is not '$3'"
+	grep '^vcap-view: stats: latency, buffer timestamp to shown: ' "$1" \
+		>/dev/null || fail "--stats: no latency line"
 	echo "ok: $shown frames shown, at most $most copies of each ($3)"
+}
+
+vv_check_latency() {
+	lat=$(sed -n 's/^vcap-view: stats: latency, buffer timestamp to shown: //p' "$1")
+	p50=$(echo "$lat" | sed -n 's/^p50 \([0-9]*\)\.[0-9]* .*(\([0-9]*\) frames)$/\1/p')
+	[ -n "$p50" ] || fail "--stats: no latency figures: '$lat'"
+	[ "$p50" -lt 1000 ] || fail "--stats: a median latency of $p50 ms"
+	echo "ok: latency to shown $lat"
 }

@@ -150,6 +150,20 @@ static void stop_streamer(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* QUERY fd into in until the board streams, for 10 s at most. */
+static void wait_streaming(struct vtest_meta *_vtest, int fd,
+			   struct vcap_info *in)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, in), 0);
+		if (in->flags & VCAP_INFO_STREAMING)
+			return;
+		usleep(100000);
+	}
+}
+
 TEST_TIMEOUT(vram_wait_frame_stamps, 300)
 {
 	unsigned int frames = vk_env("VCAP_FRAMES", 200);
@@ -160,19 +174,15 @@ TEST_TIMEOUT(vram_wait_frame_stamps, 300)
 	uint64_t last = 0;
 	char path[64];
 	pid_t pid;
-	int fd, i;
+	int fd;
 
 	ASSERT_EQ(vk_find_vram(path, sizeof(path), NULL, 0), 0);
 	fd = open(path, O_RDONLY);
 	ASSERT_GE(fd, 0);
 	pid = start_streamer(640, 480, 15);
 	ASSERT_GT(pid, 0);
-	for (i = 0; i < 100; i++) {
-		ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, &in), 0);
-		if (in.flags & VCAP_INFO_STREAMING)
-			break;
-		usleep(100000);
-	}
+	wait_streaming(_vtest, fd, &in);
+	ASSERT_FALSE(_vtest->failed);
 	ASSERT_TRUE(in.flags & VCAP_INFO_STREAMING);
 	ASSERT_EQ(in.width, 640);
 	ASSERT_EQ(in.height, 480);
@@ -267,12 +277,8 @@ TEST_TIMEOUT(vram_wait_frame_second_stream, 300)
 	/* The first stream fills every slot of the ring and more. */
 	pid = start_streamer(640, 480, 15);
 	ASSERT_GT(pid, 0);
-	for (i = 0; i < 100; i++) {
-		ASSERT_EQ(ioctl(fd, VCAP_IOC_QUERY, &in), 0);
-		if (in.flags & VCAP_INFO_STREAMING)
-			break;
-		usleep(100000);
-	}
+	wait_streaming(_vtest, fd, &in);
+	ASSERT_FALSE(_vtest->failed);
 	ASSERT_TRUE(in.flags & VCAP_INFO_STREAMING);
 	for (n = 0; n < 30; n++) {
 		memset(&w, 0, sizeof(w));

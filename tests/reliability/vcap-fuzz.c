@@ -283,6 +283,20 @@ static void fz_op(struct fz_worker *w)
 		fz_op_fork(w);
 }
 
+/* size bytes of private memory and a guard page after them. */
+static uint8_t *fz_guarded(size_t size, const char *what)
+{
+	uint8_t *p = mmap(NULL, size + 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "vcap-fuzz: %s: %s\n", what, strerror(errno));
+		_exit(2);
+	}
+	mprotect(p + size, 4096, PROT_NONE);
+	return p;
+}
+
 static void *fz_worker_main(void *arg)
 {
 	struct fz_worker *w = arg;
@@ -291,20 +305,8 @@ static void *fz_worker_main(void *arg)
 	w->tid = gettid();
 	fz_mm_thread(w);
 	fz_timer_init(w);
-	w->scratch = mmap(NULL, FZ_SCRATCH + 4096, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w->scratch == MAP_FAILED) {
-		perror("vcap-fuzz: scratch");
-		_exit(2);
-	}
-	mprotect(w->scratch + FZ_SCRATCH, 4096, PROT_NONE);
-	w->userptr = mmap(NULL, FZ_USERPTR + 4096, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w->userptr == MAP_FAILED) {
-		perror("vcap-fuzz: USERPTR area");
-		_exit(2);
-	}
-	mprotect(w->userptr + FZ_USERPTR, 4096, PROT_NONE);
+	w->scratch = fz_guarded(FZ_SCRATCH, "scratch");
+	w->userptr = fz_guarded(FZ_USERPTR, "USERPTR area");
 	for (i = 0; i < FZ_PRIV_FDS; i++)
 		w->fds[i].fd = -1;
 	for (w->op = 0; w->op < w->nops; w->op++) {

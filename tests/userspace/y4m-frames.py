@@ -12,10 +12,12 @@ w, h, c = int(f[b"W"]), int(f[b"H"]), f.get(b"C", b"420jpeg")
 if len(sys.argv) > 2:
     assert c == sys.argv[2].encode(), "chroma %r, expected %s" % (c, sys.argv[2])
 size = {b"422": w * h * 2, b"mono": w * h}.get(c, w * h * 3 // 2)
-n = 0
-while rest:
-    assert rest[:6] == b"FRAME\n", "frame %d: no FRAME marker" % n
-    assert len(rest) >= 6 + size, "frame %d truncated" % n
-    rest = rest[6 + size:]
+# Walk by offset: slicing off each frame would copy the rest of the file
+# once per frame.
+n = off = 0
+while off < len(rest):
+    assert rest[off:off + 6] == b"FRAME\n", "frame %d: no FRAME marker" % n
+    assert len(rest) - off >= 6 + size, "frame %d truncated" % n
+    off += 6 + size
     n += 1
 print(n)

@@ -7,7 +7,9 @@
 #                       [--mem-bench PATH]
 #                       [--seconds S] [--sizes "WxH ..."] [--formats "YUYV NV12"]
 #                       [--modes "FOURCC:WxH ..."]  (default: sizes x formats)
-#                       [--only "memcpy touch vivid vcap loopback vram"]
+#                       [--only "memcpy touch vivid vcap loopback vram
+#                               crosscheck scale"]
+#                       [--scale-boards "1 4 8 16"]
 set -u
 
 out=
@@ -20,7 +22,8 @@ secs=3
 sizes="640x480 1280x720 1920x1080 3840x2160"
 formats="YUYV NV12"
 modes=
-only="memcpy touch vivid vcap loopback vram crosscheck"
+only="memcpy touch vivid vcap loopback vram crosscheck scale"
+scale_boards="1 4 8 16"
 kver=$(uname -r)
 
 while [ $# -gt 0 ]; do
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--formats) formats=$2; shift 2 ;;
 	--modes) modes=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--scale-boards) scale_boards=$2; shift 2 ;;
 	*) echo "guest-bench: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -328,6 +332,7 @@ if want vcap || want vram; then
 		done
 		if insmod "$vcap_ko" soft_boards=1 soft_vram_mb=64; then
 			sleep 1
+			done_boards=
 			for d in /dev/video*; do
 				v4l2-ctl -d "$d" -D 2>/dev/null | grep -q "Driver name *: vcap\$" || continue
 				bus=$(v4l2-ctl -d "$d" -D | sed -n 's/.*Bus info *: //p')
@@ -335,6 +340,11 @@ if want vcap || want vram; then
 				PCI:*) board=pci ;;
 				*) board=soft ;;
 				esac
+				# A second PCI board is there for the scale part only.
+				case " $done_boards " in
+				*" $board "*) continue ;;
+				esac
+				done_boards="$done_boards $board"
 				# The VRAM node of the same board: same parent device.
 				vdir=$(readlink -f "/sys/class/video4linux/${d#/dev/}/device")
 				vram=
@@ -392,6 +402,175 @@ if want vcap || want vram; then
 	else
 		log "vcap: no module for $kver"
 		emit "\"bench\":\"note\",\"target\":\"vcap\"" '{"note":"vcap.ko not built for this kernel"}'
+	fi
+fi
+
+# --- scale: many boards streaming at once ----------------------------------
+# vcap.ko is loaded with N software boards, and every board's V4L2 node
+# streams 1920x1080 YUYV at once, one vbench capture per node, first at
+# 60 fps (every board offers it), then at the top rate the board offers.
+# Per (N, rate) one line: the streams' rates and drops summed, the guest's
+# busy time, and the kernel memory the streams took.
+#
+# Each board gets soft_vram_mb=16: 16 MiB less the 16 KiB control area
+# holds four 1920x1080 YUYV slots (4 149 248 bytes each, page aligned; the
+# board publishes a mode only with at least VCAP_MIN_SLOTS = 3 slots).
+#
+# CPU: every vbench capture reports the whole guest's busy time over its
+# own window (/proc/stat, all columns but idle and iowait); those windows
+# overlap (window_overlap_s says by how much), so their mean is the guest's
+# busy time while all N streams run.  CPU per frame is that divided by the
+# aggregate rate.
+#
+# Memory: /proc/meminfo with the module loaded and its boards idle, and
+# again in the middle of the streams' windows.  The kernel memory a stream
+# costs is the rise of VmallocUsed (vcap's frame buffers are vmalloc
+# memory) plus Slab (videobuf2's and the driver's objects), over N.
+# MemAvailable's fall is recorded too but not used: it also counts the N
+# reader processes' own memory and page tables, and the page cache moves.
+scale_secs_warm() { fcalc "1 + 0.1 * $1"; }
+
+# meminfo KEY: the value in kB.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# vcap_nodes soft|pci: the vcap V4L2 nodes of that kind of board.
+vcap_nodes() {
+	for d in /dev/video*; do
+		info=$(v4l2-ctl -d "$d" -D 2>/dev/null) || continue
+		printf '%s\n' "$info" | grep -q "Driver name *: vcap\$" || continue
+		case $(printf '%s\n' "$info" | sed -n 's/.*Bus info *: //p') in
+		PCI:*) [ "$1" = pci ] && echo "$d" ;;
+		*) [ "$1" = soft ] && echo "$d" ;;
+		esac
+	done
+}
+
+# wait_nodes KIND N: until N nodes of that kind exist (10 s at most).
+wait_nodes() {
+	i=0
+	while [ "$(vcap_nodes "$1" | wc -l)" -lt "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(vcap_nodes "$1" | wc -l)" -ge "$2" ]
+}
+
+# scale_run BOARD RATE NODE...: all NODEs stream at once; one line emitted.
+scale_run() {
+	sb=$1 sr=$2
+	shift 2
+	sn=$#
+	sdir=$out/scale
+	mkdir -p "$sdir"
+	warm=$(scale_secs_warm "$sn")
+	v0=$(meminfo VmallocUsed) s0=$(meminfo Slab) a0=$(meminfo MemAvailable)
+	spids=
+	i=0
+	for d in "$@"; do
+		"$vbench" capture -d "$d" -f YUYV -s 1920x1080 -r "$sr" \
+			-t "$secs" -w "$warm" >"$sdir/$sb-$sn-$sr-$i.json" 2>"$sdir/$sb-$sn-$sr-$i.err" &
+		spids="$spids $!"
+		i=$((i + 1))
+	done
+	# The middle of the windows: after the warm-up and half the window.
+	sleep "$(fcalc "$warm + $secs / 2")"
+	v1=$(meminfo VmallocUsed) s1=$(meminfo Slab) a1=$(meminfo MemAvailable)
+	running=0
+	for p in $spids; do
+		kill -0 "$p" 2>/dev/null && running=$((running + 1))
+	done
+	for p in $spids; do wait "$p"; done
+	ok=0 fps=0 fmin='' drops=0 stalled=0 busy=0 set='' tf=0 tl=''
+	i=0
+	while [ $i -lt "$sn" ]; do
+		line=$(cat "$sdir/$sb-$sn-$sr-$i.json" 2>/dev/null)
+		i=$((i + 1))
+		[ -n "$line" ] || continue
+		ok=$((ok + 1))
+		f=$(jget fps "$line")
+		fps=$(fcalc "$fps + $f")
+		if [ -z "$fmin" ] || awk -v a="$f" -v b="$fmin" 'BEGIN { exit !(a < b) }'; then
+			fmin=$f
+		fi
+		drops=$((drops + $(jget drops "$line")))
+		stalled=$((stalled + $(jget stalled "$line")))
+		busy=$(fcalc "$busy + $(jget cpu_busy "$line")")
+		set=$(jget set_fps "$line")
+		a=$(jget ts_first_us "$line") b=$(jget ts_last_us "$line")
+		[ "$a" -gt "$tf" ] && tf=$a
+		{ [ -z "$tl" ] || [ "$b" -lt "$tl" ]; } && tl=$b
+	done
+	if [ $ok -lt "$sn" ]; then
+		log "scale $sb N=$sn rate $sr: $((sn - ok)) of $sn streams failed (see $sdir/$sb-$sn-$sr-*.err)"
+		failures=$((failures + 1))
+	fi
+	[ $ok -gt 0 ] || return 1
+	ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
+	busy=$(fcalc "$busy / $ok")
+	rate=$sr
+	[ "$sr" = 0 ] && rate=top
+	line=$(awk -v n="$sn" -v ok="$ok" -v fps="$fps" -v fmin="$fmin" \
+		-v drops="$drops" -v stalled="$stalled" -v busy="$busy" \
+		-v ncpu="$ncpu" -v set="$set" -v run="$running" \
+		-v ov="$(( ${tl:-0} - tf ))" \
+		-v dv="$((v1 - v0))" -v ds="$((s1 - s0))" -v da="$((a0 - a1))" 'BEGIN {
+		printf "{\"n\":%d,\"streams\":%d,\"running_mid\":%d,\"set_fps\":%s,", n, ok, run, set
+		printf "\"fps\":%.3f,\"fps_per_board\":%.3f,\"fps_min\":%.3f,", fps, fps / n, fmin
+		printf "\"drops\":%d,\"stalled\":%d,\"window_overlap_s\":%.3f,", drops, stalled, ov / 1e6
+		printf "\"cpu_busy\":%.3f,\"cpus\":%d,\"cpu_busy_pct\":%.1f,", busy, ncpu, 100 * busy / ncpu
+		printf "\"cpu_ms_per_frame\":%.3f,", (fps > 0 ? 1000 * busy / fps : 0)
+		printf "\"vmalloc_kb\":%d,\"slab_kb\":%d,\"avail_drop_kb\":%d,", dv, ds, da
+		printf "\"kmem_mib_per_stream\":%.3f,\"avail_mib_per_stream\":%.3f}\n", (dv + ds) / 1024 / n, da / 1024 / n
+	}')
+	emit "\"bench\":\"scale\",\"target\":\"vcap-$sb\",\"board\":\"$sb\",\"rate\":\"$rate\"" "$line"
+	log "scale $sb N=$sn rate $rate: $(jget fps "$line") fps in all, $drops drops, CPU $(jget cpu_busy_pct "$line")%, $(jget kmem_mib_per_stream "$line") MiB per stream"
+}
+
+if want scale; then
+	if [ -n "$vcap_ko" ] && [ -f "$vcap_ko" ]; then
+		log "scale"
+		for m in $(modinfo -F depends "$vcap_ko" | tr ',' ' '); do
+			modprobe "$m"
+		done
+		for n in $scale_boards; do
+			if ! insmod "$vcap_ko" soft_boards="$n" soft_vram_mb=16; then
+				log "scale: insmod with $n boards failed"
+				failures=$((failures + 1))
+				continue
+			fi
+			if wait_nodes soft "$n"; then
+				sleep 1
+				nodes=$(vcap_nodes soft | head -n "$n")
+				for r in 60 0; do
+					# shellcheck disable=SC2086
+					scale_run soft "$r" $nodes
+				done
+			else
+				log "scale: $n software boards did not all appear"
+				failures=$((failures + 1))
+			fi
+			rmmod vcap || failures=$((failures + 1))
+		done
+		# The PCI boards the host attached (their firmware runs on the
+		# host: the pixels are produced outside the guest's CPU figures).
+		if insmod "$vcap_ko" soft_boards=0; then
+			sleep 1
+			np=$(vcap_nodes pci | wc -l)
+			if [ "$np" -gt 0 ]; then
+				for n in 1 2; do
+					[ "$n" -le "$np" ] || continue
+					nodes=$(vcap_nodes pci | head -n "$n")
+					for r in 60 0; do
+						# shellcheck disable=SC2086
+						scale_run pci "$r" $nodes
+					done
+				done
+			fi
+			[ "$np" -lt 2 ] && log "scale: $np PCI board(s), not two"
+			rmmod vcap || failures=$((failures + 1))
+		fi
+	else
+		log "scale: no vcap.ko for $kver"
 	fi
 fi
 

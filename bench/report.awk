@@ -54,6 +54,16 @@ function short_kernel(k,    a) {
 	return a[1] "." a[2]
 }
 
+# QEMU's memory size (2G, 1024M) as text.
+function mem_str(m,    u) {
+	u = substr(m, length(m))
+	if (u == "G")
+		return substr(m, 1, length(m) - 1) " GiB"
+	if (u == "M")
+		return substr(m, 1, length(m) - 1) " MiB"
+	return m
+}
+
 function verdict(ok) { return ok ? "**met**" : "**missed**" }
 
 BEGIN {
@@ -98,6 +108,14 @@ BEGIN {
 		MACH[k] = nr
 	} else if (b == "note") {
 		NOTE[k, ++nnote[k]] = nr
+	} else if (b == "scale") {
+		x = get(nr, "board")
+		SC[k, x, num(nr, "n"), get(nr, "rate")] = nr
+		if (!((k, x, num(nr, "n")) in SCN)) {
+			SCN[k, x, num(nr, "n")] = 1
+			SCNS[k, x] = SCNS[k, x] " " num(nr, "n")
+		}
+		HAS_SCALE = 1
 	} else if (b == "feed") {
 		FEED[k, t, get(nr, "fourcc"), get(nr, "size")] = nr
 	}
@@ -486,6 +504,79 @@ function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
 	}
 }
 
+# The board counts of a kernel's scale runs on one board kind, in order:
+# fills L[1..n], returns n.
+function scale_ns(k, board, L,    n, i, j, t) {
+	n = split(SCNS[k, board], L, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && L[j - 1] + 0 > L[j] + 0; j--) {
+			t = L[j]; L[j] = L[j - 1]; L[j - 1] = t
+		}
+	return n
+}
+
+function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a) {
+	print "## Scale: many boards streaming at once\n"
+	print "vcap.ko loaded with N software boards (`soft_boards=N`, 16 MiB of board"
+	print "memory each: four 1920x1080 YUYV slots), and every board's V4L2 node"
+	print "streaming 1920x1080 YUYV at once, one `vbench capture` per node, first"
+	print "at 60 fps, which every board offers, then at the top rate the board"
+	print "offers; then the PCI boards the host attached, streaming together the"
+	print "same way (their firmware runs on the host, so the pixels they produce"
+	print "are outside the guest's CPU figures). The rates are the streams' own,"
+	print "summed; drops are the sequence gaps of all of them. CPU is the busy"
+	print "time of the whole guest over the streams' windows, as a share of all"
+	print "its CPUs, and per frame delivered by all boards together. The kernel"
+	print "memory of a stream is the rise of VmallocUsed (the frame buffers) and"
+	print "Slab (videobuf2's and the driver's objects) in /proc/meminfo from the"
+	print "boards loaded and idle to all of them streaming, over N; the guest's"
+	print "`slub_debug` pads its slab objects.\n"
+	print "| kernel | board | N | rate asked | aggregate fps | fps per board | drops | CPU busy | CPU per frame | kernel memory per stream |"
+	print "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (i = 1; i <= nk; i++) {
+		k = K[i]
+		for (x = 1; x <= 2; x++) {
+			bd = x == 1 ? "soft" : "pci"
+			n = scale_ns(k, bd, L)
+			for (j = 1; j <= n; j++)
+				for (q = 1; q <= 2; q++) {
+					rt = q == 1 ? "60" : "top"
+					r = SC[k, bd, L[j], rt]
+					if (!r)
+						continue
+					a = rt == "top" ? "top (" n3(get(r, "set_fps")) " fps)" : n3(get(r, "set_fps")) " fps"
+					printf "| %s | %s | %d | %s | %s | %s | %s | %s%% | %s ms | %s MiB |\n", k, TN["vcap-" bd], L[j], a, n3(get(r, "fps")), n3(get(r, "fps_per_board")), get(r, "drops"), n3(get(r, "cpu_busy_pct")), n3(get(r, "cpu_ms_per_frame")), n3(get(r, "kmem_mib_per_stream"))
+				}
+		}
+	}
+	print ""
+	for (i = 1; i <= nk; i++) {
+		k = K[i]
+		sk = short_kernel(k)
+		a = 0
+		# One data file per board and rate: N, aggregate fps, CPU busy %.
+		for (x = 1; x <= 2; x++) {
+			bd = x == 1 ? "soft" : "pci"
+			n = scale_ns(k, bd, L)
+			for (q = 1; q <= 2; q++) {
+				rt = q == 1 ? "60" : "top"
+				dat = res "/scale-" sk "-" bd "-" rt ".dat"
+				printf "" > dat
+				for (j = 1; j <= n; j++) {
+					r = SC[k, bd, L[j], rt]
+					if (!r)
+						continue
+					printf "%d %s %s %s\n", L[j], get(r, "fps"), get(r, "cpu_busy_pct"), get(r, "cpu_ms_per_frame") >> dat
+					a = 1
+				}
+				close(dat)
+			}
+		}
+		if (a)
+			printf "![aggregate frame rate and CPU against the number of boards, %s](bench/scale-%s.png)\n\n", k, sk
+	}
+}
+
 END {
 	print "# Benchmarks: vcap, vivid and v4l2loopback side by side\n"
 	print "Every figure below comes from one run of the command below, in QEMU"
@@ -509,7 +600,7 @@ END {
 	for (i = 1; i <= nk; i++) {
 		r = MACH[K[i]]
 		if (r)
-			printf "| %s | %s | %s | %s | %s CPUs, %s, 1 GiB | %s | %s |\n", K[i], get(r, "host_cpu"), get(r, "host_cpus"), get(r, "qemu"), get(r, "guest_cpus"), get(r, "accel"), get(r, "revision"), get(r, "date")
+			printf "| %s | %s | %s | %s | %s CPUs, %s, %s | %s | %s |\n", K[i], get(r, "host_cpu"), get(r, "host_cpus"), get(r, "qemu"), get(r, "guest_cpus"), get(r, "accel"), (has(r, "guest_mem") ? mem_str(get(r, "guest_mem")) : "1 GiB"), get(r, "revision"), get(r, "date")
 	}
 	print ""
 
@@ -544,7 +635,14 @@ END {
 	print "  that is never dequeued, so the driver's copies stop once its buffers"
 	print "  are full. On the PCI board the pixels are produced by the firmware on the"
 	print "  host, outside the guest's CPU figures; on the software board by the"
-	print "  guest kernel, inside them.\n"
+	print "  guest kernel, inside them."
+	if (HAS_SCALE) {
+		print "- **Scale**: 1, 4, 8 and 16 software boards, and the PCI boards, all"
+		print "  streaming 1920x1080 YUYV at once, one `vbench capture` per node over"
+		print "  the same window, at 60 fps and at the board's top rate; the guest has"
+		print "  2 GiB for it (see [Scale](#scale-many-boards-streaming-at-once))."
+	}
+	print ""
 
 	print "## Goals\n"
 	print "| kernel | goal | target | measured | verdict |"
@@ -555,6 +653,8 @@ END {
 
 	for (i = 1; i <= nk; i++)
 		kernel_section(K[i])
+	if (HAS_SCALE)
+		scale_section()
 
 	if (analysis != "") {
 		while ((getline l < analysis) > 0)

@@ -37,9 +37,21 @@ analysis=
 awk -v kernels="$kernels" -v res="$res" -v analysis="$analysis" \
 	-v command="$command" -v secs="$secs" -f "$src/report.awk" $files >"$res/benchmarks.md"
 
-# Plots: frames per second against size, and the latency distribution.
+# Plots: frames per second against size, the latency distribution, and
+# the scale runs' rate and CPU against the number of boards.
 for k in $kernels; do
 	sk=$(echo "$k" | cut -d. -f1,2)
+	# Aggregate rate and CPU against the number of boards.
+	sdats=
+	for d in "$res/scale-$sk-soft-60.dat" "$res/scale-$sk-soft-top.dat" \
+		 "$res/scale-$sk-pci-60.dat" "$res/scale-$sk-pci-top.dat"; do
+		[ -s "$d" ] && sdats="$sdats${sdats:+ }$d"
+	done
+	if [ -n "$sdats" ]; then
+		gnuplot -e "dats='$sdats'; out='$res/scale-$sk.png'; kernel='$k'" \
+			"$src/scale.gp" 2>>"$res/gnuplot.log" ||
+			echo "report: the scale plot failed for $k (see $res/gnuplot.log)" >&2
+	fi
 	dats=
 	for f in YUYV NV12; do
 		d=$res/fps-$sk-$f.dat

@@ -14,7 +14,9 @@
 #   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
 #   --kmod-dir DIR  take vcap.ko from DIR/RELEASE/ (default: BUILD/kernel)
 #   --only "LIST"   only these parts: memcpy touch vivid loopback vcap vram
-#                   crosscheck (default: all)
+#                   crosscheck scale (default: all)
+# The scale part streams from many boards at once: the guest gets 2 GiB of
+# memory for it, and a second PCI board (a second vcap-fw) beside the first.
 # Results: DIR/bench-results/ (bench.json, per-kernel results.jsonl and
 # latencies, benchmarks.md, *.png).
 set -u
@@ -31,6 +33,28 @@ only=
 
 die() { printf 'run-bench: %s\n' "$*" >&2; exit 1; }
 log() { printf 'run-bench: %s\n' "$*" >&2; }
+# want PART: the run includes that part of the guest benchmark.
+want() {
+	[ -z "$only" ] && return 0
+	case " $only " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# start_fw LOG [SERIAL]: one board's firmware serving its own doorbell
+# socket; sets sock and fw_pid.  Without SERIAL the firmware's own
+# (VCAP-0001).
+start_fw() {
+	sock=$(mktemp -u /tmp/vcap-bench-fw.XXXXXX)
+	# shellcheck disable=SC2086
+	"$fw" serve --socket "$sock" --pidfile "$sock.pid" ${2:+--serial "$2"} >"$1" 2>&1 &
+	fw_pid=$!
+	n=0
+	while [ ! -S "$sock" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	[ -S "$sock" ] && return 0
+	kill "$fw_pid" 2>/dev/null
+	wait "$fw_pid" 2>/dev/null
+	return 1
+}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,7 +66,7 @@ while [ $# -gt 0 ]; do
 	--publish) publish=1; shift ;;
 	--kmod-dir) kmod_dir=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -93,23 +117,34 @@ for k in $kernels; do
 	fi
 
 	vm_args=
-	fw_pid=
+	fw_pids=
+	socks=
 	if [ $pci = 1 ] && [ -x "$fw" ]; then
-		sock=$(mktemp -u /tmp/vcap-bench-fw.XXXXXX)
-		"$fw" serve --socket "$sock" --pidfile "$sock.pid" >"$out/firmware.log" 2>&1 &
-		fw_pid=$!
-		n=0
-		while [ ! -S "$sock" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-		if [ -S "$sock" ]; then
-			vm_args="--ivshmem-doorbell $sock"
-		else
-			log "$k: the firmware did not come up (see $out/firmware.log)"
-			kill "$fw_pid" 2>/dev/null
-			fw_pid=
-		fi
+		# The second board, for the scale part only, has its own serial.
+		nb=1
+		want scale && nb=2
+		b=1
+		while [ $b -le $nb ]; do
+			suffix=
+			[ $b -gt 1 ] && suffix=-$b
+			serial=
+			[ $b -gt 1 ] && serial=VCAP-000$b
+			if start_fw "$out/firmware$suffix.log" $serial; then
+				vm_args="$vm_args --ivshmem-doorbell $sock"
+				fw_pids="$fw_pids $fw_pid"
+				socks="$socks $sock"
+			else
+				log "$k: firmware $b did not come up (see $out/firmware$suffix.log)"
+			fi
+			b=$((b + 1))
+		done
 	elif [ $pci = 1 ]; then
 		log "$k: no vcap-fw: the PCI board is not measured"
 	fi
+	# 16 software boards streaming: 16 x 16 MiB of board memory and
+	# 16 x 4 frame buffers of 4 MiB.
+	guest_mem=1G
+	want scale && guest_mem=2G
 
 	# A private copy: the build tree's module may be rebuilt meanwhile.
 	kmod=${kmod_dir:-$build/kernel}/$k/vcap.ko
@@ -129,7 +164,7 @@ for k in $kernels; do
 	# build directory.
 	cp "$here/guest-bench.sh" "$res/guest-bench.sh"
 	"$repo/tests/vm/vcap-vm" --kernel "$k" --timeout 1500 --share "$build" \
-		--append no_timer_check --log "$out/dmesg.txt" $vm_args -- \
+		--mem "$guest_mem" --append no_timer_check --log "$out/dmesg.txt" $vm_args -- \
 		sh "$res/guest-bench.sh" --out "$out" --vbench "$vbench" \
 		${kmod:+--vcap-ko "$kmod"} ${loop_ko:+--loopback-ko "$loop_ko"} \
 		--vcap-stream "$vstream" --mem-bench "$build/tests/mem/mem-bench" \
@@ -137,12 +172,20 @@ for k in $kernels; do
 		--modes "$modes" ${only:+--only "$only"} \
 		>"$out/guest.log" 2>&1
 	rc=$?
-	if [ -n "$fw_pid" ]; then
-		"$fw" ctl "$sock.ctl" stats >"$out/firmware-stats.txt" 2>&1
-		kill "$fw_pid" 2>/dev/null
-		wait "$fw_pid" 2>/dev/null
+	b=1
+	for sock in $socks; do
+		suffix=
+		[ $b -gt 1 ] && suffix=-$b
+		"$fw" ctl "$sock.ctl" stats >"$out/firmware-stats$suffix.txt" 2>&1
+		b=$((b + 1))
+	done
+	for p in $fw_pids; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	for sock in $socks; do
 		rm -f "$sock" "$sock.pid" "$sock.ctl"
-	fi
+	done
 	grep 'guest-bench:' "$out/guest.log" >&2
 	if [ $rc -ne 0 ]; then
 		log "$k: guest run failed (status $rc); see $out/guest.log"
@@ -155,7 +198,7 @@ for k in $kernels; do
 		printf '"host_cpus":%s,' "$(nproc)"
 		printf '"qemu":"%s",' "$(qemu-system-x86_64 --version | head -n 1)"
 		printf '"revision":"%s",' "${VCAP_REVISION:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-		printf '"guest_cpus":2,"accel":"tcg","date":"%s"}\n' "$(date -u +%Y-%m-%dT%H:%MZ)"
+		printf '"guest_cpus":2,"guest_mem":"%s","accel":"tcg","date":"%s"}\n' "$guest_mem" "$(date -u +%Y-%m-%dT%H:%MZ)"
 	} >>"$out/results.jsonl"
 done
 

@@ -29,7 +29,11 @@ cat >"$tmp/$k/results.jsonl" <<'JSON'
 {"kernel":"6.1.0-test","bench":"capture","target":"vivid","size":"640x480","lat_file":"lat/v.txt","try":2,"sustained":0,"tool":"capture","fourcc":"YUYV","set_fps":80,"req_fps":-1,"frames":200,"fps":70,"drops":3,"cpu_ms_per_frame":5,"lat_samples":0}
 {"kernel":"6.1.0-test","bench":"capture","target":"v4l2loopback-bookkeeping","size":"1920x1080","lat_file":"lat/y.txt","try":1,"sustained":1,"tool":"capture","fourcc":"YUYV","set_fps":30,"req_fps":-1,"frames":900,"fps":1000,"drops":0,"cpu_ms_per_frame":0.5,"lat_samples":0}
 {"kernel":"6.1.0-test","bench":"vram","target":"vcap-soft","size":"1920x1080","tool":"vram","fourcc":"YUYV","read_pixels":0,"opened_rdwr":0,"fps":230,"produced_fps":240,"missed":10,"torn":0,"cpu_ms_per_frame":0.4,"cpu_ms_per_produced":4.5,"board_cpu_ms_per_produced":4}
-{"kernel":"6.1.0-test","bench":"machine","host_cpu":"Test CPU, 2 cores","host_cpus":2,"qemu":"QEMU 7.2","guest_cpus":2,"accel":"tcg","date":"2026-01-01T00:00Z"}
+{"kernel":"6.1.0-test","bench":"scale","target":"vcap-soft","board":"soft","rate":"top","n":16,"streams":16,"running_mid":16,"set_fps":240,"fps":480,"fps_per_board":30,"fps_min":28.5,"drops":120,"stalled":0,"window_overlap_s":1.9,"cpu_busy":1.99,"cpus":2,"cpu_busy_pct":99.5,"cpu_ms_per_frame":4.146,"vmalloc_kb":265728,"slab_kb":1280,"avail_drop_kb":290000,"kmem_mib_per_stream":16.297,"avail_mib_per_stream":17.7}
+{"kernel":"6.1.0-test","bench":"scale","target":"vcap-soft","board":"soft","rate":"60","n":1,"streams":1,"running_mid":1,"set_fps":60,"fps":60,"fps_per_board":60,"fps_min":60,"drops":0,"stalled":0,"window_overlap_s":2,"cpu_busy":0.41,"cpus":2,"cpu_busy_pct":20.5,"cpu_ms_per_frame":6.833,"vmalloc_kb":16608,"slab_kb":64,"avail_drop_kb":17500,"kmem_mib_per_stream":16.281,"avail_mib_per_stream":17.1}
+{"kernel":"6.1.0-test","bench":"scale","target":"vcap-soft","board":"soft","rate":"60","n":4,"streams":4,"running_mid":4,"set_fps":60,"fps":236,"fps_per_board":59,"fps_min":58,"drops":4,"stalled":0,"window_overlap_s":1.95,"cpu_busy":1.2,"cpus":2,"cpu_busy_pct":60,"cpu_ms_per_frame":5.085,"vmalloc_kb":66432,"slab_kb":256,"avail_drop_kb":70000,"kmem_mib_per_stream":16.281,"avail_mib_per_stream":17.1}
+{"kernel":"6.1.0-test","bench":"scale","target":"vcap-pci","board":"pci","rate":"60","n":2,"streams":2,"running_mid":2,"set_fps":60,"fps":119.5,"fps_per_board":59.75,"fps_min":59.5,"drops":1,"stalled":0,"window_overlap_s":1.98,"cpu_busy":0.3,"cpus":2,"cpu_busy_pct":15,"cpu_ms_per_frame":2.51,"vmalloc_kb":33216,"slab_kb":128,"avail_drop_kb":35000,"kmem_mib_per_stream":16.281,"avail_mib_per_stream":17.1}
+{"kernel":"6.1.0-test","bench":"machine","host_cpu":"Test CPU, 2 cores","host_cpus":2,"qemu":"QEMU 7.2","guest_cpus":2,"guest_mem":"2G","accel":"tcg","date":"2026-01-01T00:00Z"}
 JSON
 sh "$src/report.sh" "$tmp" "$k" "$src" "bench/run-bench.sh" >"$tmp/out.txt" 2>&1 || {
 	echo "not ok - report.sh failed:"
@@ -52,7 +56,37 @@ fi
 check "top-rate table" "| vivid (HDMI input) | 1920x1080 | YUYV | 240 fps | 120 | 300 |"
 check "no zero-drop run: best delivered shown" "| 640x480 | YUYV | – | – | none (90.0 with drops) |"
 check "machine" "| 6.1.0-test | Test CPU, 2 cores | 2 |"
-for f in bench.json fps-6.1.png latency-6.1.png; do
+check "guest memory from the machine line" "| 2 CPUs, tcg, 2 GiB |"
+check "scale: 16 boards at the top rate" "| 6.1.0-test | vcap, software board | 16 | top (240 fps) | 480 | 30.0 | 120 | 99.5% | 4.15 ms | 16.3 MiB |"
+check "scale: one board at 60 fps" "| 6.1.0-test | vcap, software board | 1 | 60.0 fps | 60.0 | 60.0 | 0 | 20.5% | 6.83 ms | 16.3 MiB |"
+check "scale: two PCI boards" "| 6.1.0-test | vcap, PCI board | 2 | 60.0 fps | 120 | 59.8 | 1 | 15.0% | 2.51 ms | 16.3 MiB |"
+# Rows by board, then N in numbers (4 before 16), then 60 before top.
+rows=$(grep '^| 6.1.0-test | vcap, ' "$tmp/benchmarks.md" | awk -F' [|] ' '{ printf "%s/%s/%s ", $2, $3, $4 }')
+want="vcap, software board/1/60.0 fps vcap, software board/4/60.0 fps vcap, software board/16/top (240 fps) vcap, PCI board/2/60.0 fps "
+if [ "$rows" = "$want" ]; then
+	echo "ok - scale rows in order"
+else
+	echo "not ok - scale rows in order: '$rows', not '$want'"
+	fail=1
+fi
+# The plot's data: N, aggregate fps, CPU busy %, one file per board and rate.
+if [ "$(cat "$tmp/scale-6.1-soft-60.dat" 2>/dev/null)" = "$(printf '1 60 20.5 6.833\n4 236 60 5.085')" ] &&
+   [ "$(cat "$tmp/scale-6.1-soft-top.dat" 2>/dev/null)" = "16 480 99.5 4.146" ]; then
+	echo "ok - scale plot data"
+else
+	echo "not ok - scale plot data:"
+	cat "$tmp"/scale-6.1-*.dat
+	fail=1
+fi
+check "scale plot in the report" "![aggregate frame rate and CPU against the number of boards, 6.1.0-test](bench/scale-6.1.png)"
+if grep -q 'scale plot failed' "$tmp/out.txt"; then
+	echo "not ok - the scale plot failed:"
+	cat "$tmp/gnuplot.log"
+	fail=1
+else
+	echo "ok - the scale plot drew"
+fi
+for f in bench.json fps-6.1.png latency-6.1.png scale-6.1.png; do
 	if [ -s "$tmp/$f" ]; then echo "ok - $f written"; else echo "not ok - $f missing"; fail=1; fi
 done
 if head -c 1 "$tmp/bench.json" | grep -q '{' && tail -c 4 "$tmp/bench.json" | grep -q ']}}'; then

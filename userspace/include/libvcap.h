@@ -11,7 +11,10 @@
  *   Nothing in the library aborts or exits.
  * - Functions that wait (vcap_source_next(), vcap_v4l2_dequeue(),
  *   vcap_vram_wait()) return VCAP_TIMEOUT (1) when the timeout passes with
- *   no frame; a negative timeout waits forever.
+ *   no frame; a negative timeout waits forever.  On a device that follows
+ *   its source (DV timings: HDMI and other digital inputs), the first two
+ *   also return VCAP_SOURCE_CHANGED (3) once the source changed and the
+ *   stream was restarted for it: see "Source changes" below.
  * - Every object has an open/start/stop/close (or new/destroy) lifecycle;
  *   objects are not thread safe, use one per thread or lock around it.
  * - Times are CLOCK_MONOTONIC nanoseconds.
@@ -29,6 +32,7 @@ extern "C" {
 #endif
 
 #define VCAP_TIMEOUT		1
+#define VCAP_SOURCE_CHANGED	3
 
 /* Errors */
 
@@ -129,6 +133,49 @@ struct vcap_frame {
 	struct vcap_mode mode;		/* geometry of data */
 	uint64_t priv;			/* the source's bookkeeping */
 };
+
+/*
+ * Source changes.  An input with DV timings (HDMI, SDI, DVI capture)
+ * reports V4L2_EVENT_SOURCE_CHANGE when its source changes resolution or
+ * rate, or loses or regains its signal; the driver does not change the
+ * format by itself.  libvcap then stops streaming, queries the new timings
+ * (VIDIOC_QUERY_DV_TIMINGS), sets them, rereads the format, reallocates
+ * the buffers and streams again, or, without a signal, waits for the next
+ * source change.  The wait call returns VCAP_SOURCE_CHANGED after each;
+ * the change is described by a struct vcap_source_change.  Frame views
+ * held across a change stay readable until released.  Devices without DV
+ * timings never return VCAP_SOURCE_CHANGED.
+ */
+
+/* vcap_source_change.what */
+#define VCAP_CHANGE_FORMAT	(1u << 0)	/* pixel format */
+#define VCAP_CHANGE_SIZE	(1u << 1)	/* width, height or stride */
+#define VCAP_CHANGE_RATE	(1u << 2)	/* frame interval */
+#define VCAP_CHANGE_SIGNAL_LOST	(1u << 3)	/* no frames until it is back */
+#define VCAP_CHANGE_SIGNAL_BACK	(1u << 4)	/* streaming again */
+
+struct vcap_source_change {
+	uint32_t what;			/* VCAP_CHANGE_*; 0: same timings */
+	bool signal;			/* the source has a signal now */
+	struct vcap_mode old_mode;	/* the mode before (last with signal) */
+	struct vcap_mode mode;		/* the mode now; valid with signal */
+	uint64_t time_ns;		/* when it was handled */
+	uint64_t no_signal_ns;		/* SIGNAL_BACK: how long it was gone */
+	uint64_t count;			/* changes since the device opened */
+};
+
+/*
+ * What differs between two modes: VCAP_CHANGE_FORMAT, _SIZE and _RATE
+ * bits.  A zero bytesperline or interval on either side matches any.
+ */
+uint32_t vcap_mode_diff(const struct vcap_mode *a,
+			const struct vcap_mode *b);
+/*
+ * One line for a change: "YUYV 1920x1080 @ 60 fps -> YUYV 1280x720 @
+ * 60 fps (size)", "signal lost", "signal back after 2.104 s: YUYV ...".
+ */
+const char *vcap_change_str(const struct vcap_source_change *c, char *buf,
+			    size_t size);
 
 /* Device listing */
 
@@ -231,8 +278,10 @@ int vcap_v4l2_set_mode(struct vcap_v4l2 *dev, const struct vcap_mode *want,
 int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
 		    bool export_dmabuf);
 /*
- * DQBUF after waiting up to timeout_ms: 0, VCAP_TIMEOUT or -1.  A signal
- * caught while waiting also returns VCAP_TIMEOUT.
+ * DQBUF after waiting up to timeout_ms: 0, VCAP_TIMEOUT,
+ * VCAP_SOURCE_CHANGED (a DV input's source changed and streaming was
+ * restarted, or stopped for a lost signal) or -1.  A signal caught while
+ * waiting also returns VCAP_TIMEOUT.
  */
 int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		      int timeout_ms);
@@ -242,6 +291,19 @@ int vcap_v4l2_release(struct vcap_v4l2 *dev, struct vcap_frame *frame);
 int vcap_v4l2_stop(struct vcap_v4l2 *dev);
 /* EXPBUF of buffer index while streaming: a new dma-buf fd, or -1. */
 int vcap_v4l2_export(struct vcap_v4l2 *dev, unsigned int index);
+/*
+ * Whether the current input has DV timings, so that the device follows
+ * source changes (see "Source changes").  Such a device's start locks to
+ * the source's timings; with no signal it succeeds without streaming
+ * and vcap_v4l2_dequeue() waits for a source, returning
+ * VCAP_SOURCE_CHANGED when one appears.
+ */
+bool vcap_v4l2_follows_source(const struct vcap_v4l2 *dev);
+/* False while a DV input has no signal (not locked); true otherwise. */
+bool vcap_v4l2_has_signal(const struct vcap_v4l2 *dev);
+/* The last change handled; count 0 if none. */
+void vcap_v4l2_last_change(const struct vcap_v4l2 *dev,
+			   struct vcap_source_change *out);
 
 /* The VRAM node /dev/vcapN */
 
@@ -337,6 +399,12 @@ struct vcap_source {
 	char path[256];
 	struct vcap_mode mode;		/* valid after open (VRAM: start) */
 	bool streaming;
+	/*
+	 * Kept by implementations that follow their source: no_signal while
+	 * the input has none, change the last VCAP_SOURCE_CHANGED's.
+	 */
+	bool no_signal;
+	struct vcap_source_change change;
 };
 
 extern const struct vcap_source_ops vcap_source_v4l2_ops;
@@ -350,9 +418,18 @@ struct vcap_source *vcap_source_open(const struct vcap_source_ops *ops,
 				     const char *path,
 				     const struct vcap_source_config *cfg);
 int vcap_source_start(struct vcap_source *src);
-/* Next frame view: 0, VCAP_TIMEOUT or -1. */
+/*
+ * Next frame view: 0, VCAP_TIMEOUT, VCAP_SOURCE_CHANGED (no frame; the
+ * source changed and src->mode is the new mode, see
+ * vcap_source_last_change()) or -1.
+ */
 int vcap_source_next(struct vcap_source *src, struct vcap_frame *frame,
 		     int timeout_ms);
+/* False while the source's input has no signal. */
+bool vcap_source_has_signal(const struct vcap_source *src);
+/* The change behind the last VCAP_SOURCE_CHANGED; NULL if none yet. */
+const struct vcap_source_change *
+vcap_source_last_change(const struct vcap_source *src);
 bool vcap_source_frame_valid(struct vcap_source *src,
 			     const struct vcap_frame *frame);
 int vcap_source_release(struct vcap_source *src, struct vcap_frame *frame);
@@ -411,6 +488,11 @@ void vcap_stats_add(struct vcap_stats *st, uint64_t sequence,
  * frame that only starts the clock.
  */
 void vcap_stats_baseline(struct vcap_stats *st, uint64_t sequence);
+/*
+ * The next frame starts a new stream (restarted after a source change):
+ * its sequence is counted neither as a gap nor as a step back.
+ */
+void vcap_stats_new_segment(struct vcap_stats *st);
 /* Count a frame from its view. */
 void vcap_stats_frame(struct vcap_stats *st, const struct vcap_frame *frame);
 /* Freeze the wall and CPU clocks. */

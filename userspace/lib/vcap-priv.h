@@ -25,6 +25,28 @@ size_t vcap_y4m_frame_size(const char *colorspace, uint32_t w, uint32_t h);
 int vcap_y4m_pack(const struct vcap_mode *mode, const void *src,
 		  uint8_t *dst);
 
+/* A V4L2 input's DV timings (vcap-v4l2-dv.c). */
+struct vcap_dv {
+	bool enabled;			/* the input has DV timings */
+	uint32_t input;
+	bool signal;			/* the last lock found one */
+	uint32_t width, height;		/* of the timings locked to */
+};
+
+/*
+ * Look at the current input; with DV timings, subscribe to its
+ * source-change events and set dv->enabled.  -1 only if that fails.
+ */
+int vcap_dv_open(struct vcap_dv *dv, int fd, const char *path);
+/*
+ * QUERY_DV_TIMINGS and S_DV_TIMINGS (when they differ): 0 with
+ * dv->signal set or cleared (no link, no lock, out of range), -1 on any
+ * other error.  The queue must not be busy.
+ */
+int vcap_dv_lock(struct vcap_dv *dv, int fd, const char *path);
+/* Drain pending events: 1 if a source change was among them, 0, or -1. */
+int vcap_dv_take_event(struct vcap_dv *dv, int fd, const char *path);
+
 #pragma GCC visibility pop
 
 #endif /* VCAP_PRIV_H */

@@ -53,13 +53,23 @@ static int v4l2_src_start(struct vcap_source *src)
 
 	if (vcap_v4l2_start(vs->dev, vs->num_buffers, vs->export_dmabuf) < 0)
 		return -1;
+	src->no_signal = !vcap_v4l2_has_signal(vs->dev);
 	return vcap_v4l2_get_mode(vs->dev, &src->mode);
 }
 
 static int v4l2_src_next(struct vcap_source *src, struct vcap_frame *frame,
 			 int timeout_ms)
 {
-	return vcap_v4l2_dequeue(priv(src)->dev, frame, timeout_ms);
+	struct vcap_v4l2 *dev = priv(src)->dev;
+	int ret = vcap_v4l2_dequeue(dev, frame, timeout_ms);
+
+	if (ret == VCAP_SOURCE_CHANGED) {
+		vcap_v4l2_last_change(dev, &src->change);
+		src->no_signal = !src->change.signal;
+		if (src->change.signal)
+			src->mode = src->change.mode;
+	}
+	return ret;
 }
 
 static int v4l2_src_release(struct vcap_source *src,

@@ -83,6 +83,17 @@ int vcap_source_next(struct vcap_source *src, struct vcap_frame *frame,
 	return src->ops->next(src, frame, timeout_ms);
 }
 
+bool vcap_source_has_signal(const struct vcap_source *src)
+{
+	return !src->no_signal;
+}
+
+const struct vcap_source_change *
+vcap_source_last_change(const struct vcap_source *src)
+{
+	return src->change.count ? &src->change : NULL;
+}
+
 bool vcap_source_frame_valid(struct vcap_source *src,
 			     const struct vcap_frame *frame)
 {

@@ -139,6 +139,11 @@ void vcap_stats_baseline(struct vcap_stats *st, uint64_t sequence)
 	st->have_prev = true;
 }
 
+void vcap_stats_new_segment(struct vcap_stats *st)
+{
+	st->have_prev = false;
+}
+
 void vcap_stats_frame(struct vcap_stats *st, const struct vcap_frame *frame)
 {
 	vcap_stats_add(st, frame->sequence, frame->timestamp_ns,

@@ -23,13 +23,35 @@ struct vcap_v4l2_buf {
 	bool queued;
 };
 
+/* A mapping the caller still held when its buffers were reallocated. */
+struct vcap_v4l2_orphan {
+	void *start;
+	size_t length;
+	int dmabuf_fd;
+	uint64_t priv;			/* the frame's vcap_frame.priv */
+};
+
+#define MAX_ORPHANS	(2 * MAX_BUFFERS)
+
 struct vcap_v4l2 {
 	int fd;
 	char path[256];
 	struct vcap_mode mode;		/* last G_FMT/S_FMT result */
 	struct vcap_v4l2_buf bufs[MAX_BUFFERS];
 	unsigned int num_bufs;
-	bool streaming;
+	bool streaming;			/* started by the caller */
+	bool running;			/* buffers queued and STREAMON done */
+	unsigned int want_bufs;		/* as asked at start */
+	bool export_dmabuf;
+	/* Buffer generation: a restart for a source change starts a new one. */
+	uint32_t gen;
+	struct vcap_v4l2_orphan orphans[MAX_ORPHANS];
+	/* Following the source (DV inputs only). */
+	struct vcap_dv dv;
+	struct vcap_source_change change;
+	struct vcap_mode signal_mode;	/* the last mode with a signal */
+	uint64_t lost_ns;		/* when the signal went */
+	bool mode_changed;		/* flag the next frame */
 };
 
 int vcap_xioctl(int fd, unsigned long req, void *arg)
@@ -98,6 +120,8 @@ struct vcap_v4l2 *vcap_v4l2_open(const char *path)
 		goto err_close;
 	}
 	if (vcap_v4l2_get_mode(dev, &dev->mode) < 0)
+		goto err_close;
+	if (vcap_dv_open(&dev->dv, dev->fd, path) < 0)
 		goto err_close;
 	return dev;
 
@@ -314,26 +338,67 @@ int vcap_v4l2_set_mode(struct vcap_v4l2 *dev, const struct vcap_mode *want,
 	return 0;
 }
 
-static void unmap_all(struct vcap_v4l2 *dev)
+static uint64_t buf_priv(const struct vcap_v4l2 *dev, unsigned int index)
+{
+	return (uint64_t)dev->gen << 32 | index;
+}
+
+static void unmap_one(void *start, size_t length, int dmabuf_fd)
+{
+	if (start && start != MAP_FAILED)
+		munmap(start, length);
+	if (dmabuf_fd >= 0)
+		close(dmabuf_fd);
+}
+
+/*
+ * Unmap every buffer.  With keep_held, a buffer the caller holds keeps
+ * its mapping as an orphan until released: vb2 frees its memory only
+ * when the last mapping goes.
+ */
+static void unmap_all(struct vcap_v4l2 *dev, bool keep_held)
 {
 	for (unsigned int i = 0; i < dev->num_bufs; i++) {
 		struct vcap_v4l2_buf *b = &dev->bufs[i];
+		bool kept = false;
 
-		if (b->start && b->start != MAP_FAILED)
-			munmap(b->start, b->length);
-		if (b->dmabuf_fd >= 0)
-			close(b->dmabuf_fd);
+		if (keep_held && !b->queued && b->start) {
+			for (unsigned int k = 0; k < MAX_ORPHANS; k++) {
+				struct vcap_v4l2_orphan *o = &dev->orphans[k];
+
+				if (o->start)
+					continue;
+				o->start = b->start;
+				o->length = b->length;
+				o->dmabuf_fd = b->dmabuf_fd;
+				o->priv = buf_priv(dev, i);
+				kept = true;
+				break;
+			}
+		}
+		if (!kept)
+			unmap_one(b->start, b->length, b->dmabuf_fd);
 		b->start = NULL;
 		b->dmabuf_fd = -1;
 	}
 	dev->num_bufs = 0;
 }
 
-static void free_buffers(struct vcap_v4l2 *dev)
+static void free_orphans(struct vcap_v4l2 *dev)
+{
+	for (unsigned int k = 0; k < MAX_ORPHANS; k++) {
+		struct vcap_v4l2_orphan *o = &dev->orphans[k];
+
+		unmap_one(o->start, o->length, o->dmabuf_fd);
+		memset(o, 0, sizeof(*o));
+	}
+}
+
+static void free_buffers(struct vcap_v4l2 *dev, bool keep_held)
 {
 	struct v4l2_requestbuffers req;
 
-	unmap_all(dev);
+	unmap_all(dev, keep_held);
 	memset(&req, 0, sizeof(req));
 	req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	req.memory = V4L2_MEMORY_MMAP;
@@ -367,25 +432,23 @@ static int queue_buffer(struct vcap_v4l2 *dev, unsigned int index)
 	return 0;
 }
 
-int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
-		    bool export_dmabuf)
+/* REQBUFS, mmap, QBUF every buffer and STREAMON, for dev->mode. */
+static int queue_start(struct vcap_v4l2 *dev)
 {
 	struct v4l2_requestbuffers req;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 
-	if (dev->streaming)
-		return vcap_set_error(EBUSY, "%s: already streaming",
-				      dev->path);
 	if (vcap_v4l2_get_mode(dev, &dev->mode) < 0)
 		return -1;
 	memset(&req, 0, sizeof(req));
-	req.count = num_buffers ? num_buffers : DEFAULT_BUFFERS;
+	req.count = dev->want_bufs ? dev->want_bufs : DEFAULT_BUFFERS;
 	if (req.count > MAX_BUFFERS)
 		req.count = MAX_BUFFERS;
 	req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	req.memory = V4L2_MEMORY_MMAP;
 	if (vcap_xioctl(dev->fd, VIDIOC_REQBUFS, &req) < 0)
 		return v4l2_fail(dev, "VIDIOC_REQBUFS");
+	dev->gen++;
 	if (req.count < 2 || req.count > MAX_BUFFERS) {
 		vcap_set_error(ENOMEM, "%s: VIDIOC_REQBUFS: driver gave %u buffers",
 			       dev->path, req.count);
@@ -416,7 +479,7 @@ int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
 			goto err_free;
 		}
 		/* A driver without EXPBUF simply has no dma-buf to offer. */
-		if (export_dmabuf) {
+		if (dev->export_dmabuf) {
 			b->dmabuf_fd = vcap_v4l2_export(dev, i);
 			if (b->dmabuf_fd < 0)
 				vcap_clear_error();
@@ -429,7 +492,7 @@ int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
 		v4l2_fail(dev, "VIDIOC_STREAMON");
 		goto err_free;
 	}
-	dev->streaming = true;
+	dev->running = true;
 	return 0;
 
 err_free:
@@ -438,17 +501,163 @@ err_free:
 		char msg[320];
 
 		snprintf(msg, sizeof(msg), "%s", vcap_last_error());
-		free_buffers(dev);
+		free_buffers(dev, false);
 		vcap_set_error(0, "%s", msg);
 		errno = err;
 	}
 	return -1;
 }
 
+/* STREAMOFF and give the buffers back; held ones stay mapped. */
+static int queue_stop(struct vcap_v4l2 *dev, bool keep_held)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	int ret = 0;
+
+	if (!dev->running)
+		return 0;
+	dev->running = false;
+	/* A vanished device fails STREAMOFF; the buffers still go. */
+	if (vcap_xioctl(dev->fd, VIDIOC_STREAMOFF, &type) < 0)
+		ret = v4l2_fail(dev, "VIDIOC_STREAMOFF");
+	free_buffers(dev, keep_held);
+	return ret;
+}
+
+int vcap_v4l2_start(struct vcap_v4l2 *dev, unsigned int num_buffers,
+		    bool export_dmabuf)
+{
+	if (dev->streaming)
+		return vcap_set_error(EBUSY, "%s: already streaming",
+				      dev->path);
+	dev->want_bufs = num_buffers;
+	dev->export_dmabuf = export_dmabuf;
+	dev->mode_changed = false;
+	if (dev->dv.enabled) {
+		if (vcap_dv_lock(&dev->dv, dev->fd, dev->path) < 0)
+			return -1;
+		/* Without a signal, dequeue waits for a source. */
+		if (!dev->dv.signal) {
+			dev->lost_ns = vcap_now_ns();
+			dev->streaming = true;
+			return 0;
+		}
+	}
+	if (queue_start(dev) < 0)
+		return -1;
+	dev->signal_mode = dev->mode;
+	dev->streaming = true;
+	return 0;
+}
+
+bool vcap_v4l2_follows_source(const struct vcap_v4l2 *dev)
+{
+	return dev->dv.enabled;
+}
+
+bool vcap_v4l2_has_signal(const struct vcap_v4l2 *dev)
+{
+	return !dev->dv.enabled || dev->dv.signal;
+}
+
+void vcap_v4l2_last_change(const struct vcap_v4l2 *dev,
+			   struct vcap_source_change *out)
+{
+	*out = dev->change;
+}
+
+/*
+ * A source change: stop, lock to the new timings, reread the format and
+ * stream again, or stay stopped without a signal.  VCAP_SOURCE_CHANGED,
+ * 0 if the timings are those in force (nothing to do), or -1.
+ */
+static int follow_source(struct vcap_v4l2 *dev)
+{
+	struct vcap_source_change *c = &dev->change;
+	bool had_signal = dev->dv.signal;
+	struct v4l2_dv_timings t;
+	uint64_t now;
+
+	/* The same timings, still locked: nothing to restart. */
+	memset(&t, 0, sizeof(t));
+	if (had_signal && dev->running &&
+	    vcap_xioctl(dev->fd, VIDIOC_QUERY_DV_TIMINGS, &t) == 0 &&
+	    t.bt.width == dev->dv.width && t.bt.height == dev->dv.height) {
+		struct v4l2_dv_timings cur;
+
+		memset(&cur, 0, sizeof(cur));
+		if (vcap_xioctl(dev->fd, VIDIOC_G_DV_TIMINGS, &cur) == 0 &&
+		    !memcmp(&cur.bt, &t.bt, sizeof(t.bt)))
+			return 0;
+	}
+	if (queue_stop(dev, true) < 0)
+		return -1;
+	if (vcap_dv_lock(&dev->dv, dev->fd, dev->path) < 0)
+		return -1;
+	now = vcap_now_ns();
+	c->count++;
+	c->time_ns = now;
+	c->no_signal_ns = 0;
+	c->old_mode = dev->signal_mode;
+	c->signal = dev->dv.signal;
+	c->what = 0;
+	if (!dev->dv.signal) {
+		memset(&c->mode, 0, sizeof(c->mode));
+		if (had_signal) {
+			c->what = VCAP_CHANGE_SIGNAL_LOST;
+			dev->lost_ns = now;
+		}
+		return VCAP_SOURCE_CHANGED;
+	}
+	if (queue_start(dev) < 0)
+		return -1;
+	c->mode = dev->mode;
+	c->what = vcap_mode_diff(&c->old_mode, &c->mode);
+	if (!had_signal) {
+		c->what |= VCAP_CHANGE_SIGNAL_BACK;
+		c->no_signal_ns = now - dev->lost_ns;
+	}
+	/* The first open without a signal has no mode to differ from. */
+	if (!c->old_mode.width)
+		c->what &= ~(VCAP_CHANGE_FORMAT | VCAP_CHANGE_SIZE |
+			     VCAP_CHANGE_RATE);
+	dev->signal_mode = dev->mode;
+	dev->mode_changed = true;
+	return VCAP_SOURCE_CHANGED;
+}
+
+/* Pending source-change events handled: as follow_source(), 0 if none. */
+static int check_source(struct vcap_v4l2 *dev)
+{
+	int ret;
+
+	if (!dev->dv.enabled)
+		return 0;
+	ret = vcap_dv_take_event(&dev->dv, dev->fd, dev->path);
+	if (ret <= 0)
+		return ret;
+	return follow_source(dev);
+}
+
+static int remaining_ms(int timeout_ms, uint64_t deadline)
+{
+	uint64_t now;
+
+	if (timeout_ms < 0)
+		return -1;
+	now = vcap_now_ns();
+	if (now >= deadline)
+		return 0;
+	return (int)((deadline - now + 999999) / 1000000);
+}
+
 int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		      int timeout_ms)
 {
-	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = dev->fd };
+	uint64_t deadline = vcap_now_ns() +
+			    (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *
+			    1000000ull;
 	struct v4l2_buffer buf;
 	int ret;
 
@@ -456,14 +665,22 @@ int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		return vcap_set_error(EINVAL, "%s: dequeue: not streaming",
 				      dev->path);
 	for (;;) {
-		memset(&buf, 0, sizeof(buf));
-		buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		buf.memory = V4L2_MEMORY_MMAP;
-		if (vcap_xioctl(dev->fd, VIDIOC_DQBUF, &buf) == 0)
-			break;
-		if (errno != EAGAIN)
-			return v4l2_fail(dev, "VIDIOC_DQBUF");
-		ret = poll(&pfd, 1, timeout_ms);
+		ret = check_source(dev);
+		if (ret != 0)
+			return ret;
+		if (dev->running) {
+			memset(&buf, 0, sizeof(buf));
+			buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+			buf.memory = V4L2_MEMORY_MMAP;
+			if (vcap_xioctl(dev->fd, VIDIOC_DQBUF, &buf) == 0)
+				break;
+			if (errno != EAGAIN)
+				return v4l2_fail(dev, "VIDIOC_DQBUF");
+		}
+		/* Stopped for a lost signal: only events can come. */
+		pfd.events = (dev->running ? POLLIN : 0) |
+			     (dev->dv.enabled ? POLLPRI : 0);
+		ret = poll(&pfd, 1, remaining_ms(timeout_ms, deadline));
 		/* A signal ends the wait early, so callers can stop. */
 		if (ret < 0 && errno == EINTR)
 			return VCAP_TIMEOUT;
@@ -471,6 +688,8 @@ int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 			return v4l2_fail(dev, "poll");
 		if (ret == 0)
 			return VCAP_TIMEOUT;
+		if (pfd.revents & POLLPRI)
+			continue;
 		if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) {
 			/* vb2 reports POLLERR for a dead or stopped queue. */
 			memset(&buf, 0, sizeof(buf));
@@ -502,19 +721,41 @@ int vcap_v4l2_dequeue(struct vcap_v4l2 *dev, struct vcap_frame *frame,
 		frame->flags |= VCAP_FRAME_TS_MONOTONIC;
 	if (buf.flags & V4L2_BUF_FLAG_ERROR)
 		frame->flags |= VCAP_FRAME_ERROR;
+	if (dev->mode_changed)
+		frame->flags |= VCAP_FRAME_MODE_CHANGED;
+	dev->mode_changed = false;
 	frame->index = buf.index;
 	frame->dmabuf_fd = dev->bufs[buf.index].dmabuf_fd;
 	frame->mode = dev->mode;
-	frame->priv = buf.index;
+	frame->priv = buf_priv(dev, buf.index);
 	return 0;
+}
+
+/* A frame of buffers reallocated since: its mapping goes now. */
+static int release_orphan(struct vcap_v4l2 *dev, struct vcap_frame *frame)
+{
+	for (unsigned int k = 0; k < MAX_ORPHANS; k++) {
+		struct vcap_v4l2_orphan *o = &dev->orphans[k];
+
+		if (!o->start || o->priv != frame->priv)
+			continue;
+		unmap_one(o->start, o->length, o->dmabuf_fd);
+		memset(o, 0, sizeof(*o));
+		frame->data = NULL;
+		return 0;
+	}
+	return vcap_set_error(EINVAL, "%s: release: buffer %u not held",
+			      dev->path, (unsigned int)frame->priv);
 }
 
 int vcap_v4l2_release(struct vcap_v4l2 *dev, struct vcap_frame *frame)
 {
-	unsigned int index = (unsigned int)frame->priv;
+	unsigned int index = (unsigned int)(frame->priv & 0xffffffffu);
 
 	if (!dev->streaming)
 		return 0;
+	if (frame->priv >> 32 != dev->gen || !dev->running)
+		return release_orphan(dev, frame);
 	if (index >= dev->num_bufs || dev->bufs[index].queued)
 		return vcap_set_error(EINVAL, "%s: release: buffer %u not held",
 				      dev->path, index);
@@ -524,15 +765,12 @@ int vcap_v4l2_release(struct vcap_v4l2 *dev, struct vcap_frame *frame)
 
 int vcap_v4l2_stop(struct vcap_v4l2 *dev)
 {
-	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	int ret = 0;
+	int ret;
 
 	if (!dev->streaming)
 		return 0;
 	dev->streaming = false;
-	/* A vanished device fails STREAMOFF; the buffers still go. */
-	if (vcap_xioctl(dev->fd, VIDIOC_STREAMOFF, &type) < 0)
-		ret = v4l2_fail(dev, "VIDIOC_STREAMOFF");
-	free_buffers(dev);
+	ret = queue_stop(dev, false);
+	free_orphans(dev);
 	return ret;
 }

@@ -30,5 +30,6 @@ void vs_usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", vs_cmds[i]->name,
 			vs_cmds[i]->summary);
 	fputs("\n'vcap-stream COMMAND --help' describes a command's options.\n"
-	      "Exit status: 0 success, 1 the run failed, 2 bad usage.\n", f);
+	      "Exit status: 0 success, 1 the run failed, 2 bad usage, 3 a capture\n"
+	      "ended its file at a source change (new size or format).\n", f);
 }

@@ -68,7 +68,8 @@ static uint64_t memcpy_ns(size_t size)
 
 static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 		       const char *driver, const struct vcap_stats_summary *s,
-		       uint64_t torn, uint64_t copy_ns, bool dmabuf)
+		       uint64_t torn, uint64_t copy_ns, bool dmabuf,
+		       const struct vs_follow *fw)
 {
 	char fcc[VCAP_FOURCC_STR_LEN];
 	const struct vcap_mode *m = &src->mode;
@@ -82,7 +83,8 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       "\"latency_ns\": {\"samples\": %llu, \"ahead\": %llu, \"p50\": %llu, "
 	       "\"p95\": %llu, \"p99\": %llu, \"max\": %llu}, "
 	       "\"cpu_ns_per_frame\": %llu, \"cpu_user_ns\": %llu, "
-	       "\"cpu_sys_ns\": %llu, \"memcpy_ns_per_frame\": %llu}\n",
+	       "\"cpu_sys_ns\": %llu, \"memcpy_ns_per_frame\": %llu, "
+	       "\"source_changes\": %llu, \"no_signal_seconds\": %.6f}\n",
 	       src->path, vcap_source_kind(src), driver,
 	       vcap_fourcc_str(m->fourcc, fcc), m->width, m->height,
 	       m->sizeimage, m->interval_num, m->interval_den,
@@ -99,12 +101,15 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       (unsigned long long)s->cpu_ns_per_frame,
 	       (unsigned long long)s->cpu_user_ns,
 	       (unsigned long long)s->cpu_sys_ns,
-	       (unsigned long long)copy_ns);
+	       (unsigned long long)copy_ns,
+	       (unsigned long long)fw->changes,
+	       vs_follow_no_signal_ns(fw) / 1e9);
 }
 
 static void print_table(const struct vcap_source *src, const char *driver,
 			const struct vcap_stats_summary *s, uint64_t torn,
-			uint64_t copy_ns, bool dmabuf)
+			uint64_t copy_ns, bool dmabuf,
+			const struct vs_follow *fw)
 {
 	char mode[96];
 
@@ -135,16 +140,37 @@ static void print_table(const struct vcap_source *src, const char *driver,
 	printf("  %-18s %.3f ms\n", "memcpy of a frame", copy_ns / 1e6);
 	if (dmabuf)
 		printf("  %-18s buffers exported as dma-bufs\n", "dmabuf");
+	if (fw->changes)
+		printf("  %-18s %llu, no signal for %.3f s; the figures span them, the mode is the last\n",
+		       "source changes", (unsigned long long)fw->changes,
+		       vs_follow_no_signal_ns(fw) / 1e9);
+}
+
+/* "bench: segment N: K frames of MODE" on stderr, for a segment with frames. */
+static void segment_print(unsigned int number, uint64_t frames,
+			  const struct vcap_mode *m)
+{
+	char mode[96];
+
+	if (frames)
+		fprintf(stderr, "bench: segment %u: %llu frames of %s\n", number,
+			(unsigned long long)frames,
+			vcap_mode_str(m, mode, sizeof(mode)));
 }
 
 static int bench_run(const struct vs_opts *o)
 {
+	struct vcap_mode seg_mode;
+	uint64_t seg_frames = 0;
+	unsigned int seg = 1;
 	struct vcap_stats_summary s;
 	struct vcap_source *src;
 	struct vs_progress prog;
 	struct vcap_stats *st;
+	struct vs_follow fw;
 	struct vcap_frame f;
 	uint8_t *copy = NULL;
+	size_t copy_size = 0;
 	uint64_t start = 0, torn = 0, frames = 0, copy_ns;
 	bool started = false, dmabuf = false;
 	char driver[32];
@@ -156,9 +182,11 @@ static int bench_run(const struct vs_opts *o)
 		return 1;
 	st = vcap_stats_new(0);
 	copy_ns = memcpy_ns(vcap_mode_frame_size(&src->mode));
-	if (o->copy)
-		copy = malloc(src->mode.sizeimage ? src->mode.sizeimage :
-				      vcap_mode_frame_size(&src->mode) + 1);
+	if (o->copy) {
+		copy_size = src->mode.sizeimage ? src->mode.sizeimage :
+			    vcap_mode_frame_size(&src->mode) + 1;
+		copy = malloc(copy_size);
+	}
 	if (!st || (o->copy && !copy)) {
 		vs_error("bench", "out of memory");
 		rc = 1;
@@ -166,8 +194,26 @@ static int bench_run(const struct vs_opts *o)
 	}
 	vs_driver_name(o, driver, sizeof(driver));
 	vs_progress_init(&prog, o);
+	vs_follow_init(&fw, "bench", o, src);
+	seg_mode = src->mode;
 	for (;;) {
-		ret = vcap_source_next(src, &f, o->timeout_ms);
+		ret = vs_next(&fw, &f);
+		if (ret == VCAP_SOURCE_CHANGED) {
+			/* The restarted stream numbers its frames afresh. */
+			vs_progress_done(&prog);
+			vcap_stats_new_segment(st);
+			segment_print(seg, seg_frames, &seg_mode);
+			seg = fw.changes + 1;
+			seg_frames = 0;
+			seg_mode = src->mode;
+			continue;
+		}
+		if (ret == VS_NEXT_END)
+			break;
+		if (ret == VS_NEXT_NO_SIGNAL) {
+			rc = 1;
+			break;
+		}
 		if (ret == VCAP_TIMEOUT && !vs_stop) {
 			vs_error("bench", "%s: no frame within %d ms (stalled)",
 				 src->path, o->timeout_ms);
@@ -184,8 +230,18 @@ static int bench_run(const struct vs_opts *o)
 		if (o->copy) {
 			size_t n = f.bytesused;
 
-			if (src->mode.sizeimage && n > src->mode.sizeimage)
-				n = src->mode.sizeimage;
+			if (n > copy_size) {
+				/* A source change brought bigger frames. */
+				free(copy);
+				copy = malloc(n);
+				copy_size = copy ? n : 0;
+				if (!copy) {
+					vs_error("bench", "out of memory");
+					rc = 1;
+					vcap_source_release(src, &f);
+					break;
+				}
+			}
 			memcpy(copy, f.data, n);
 		}
 		dmabuf |= f.dmabuf_fd >= 0;
@@ -203,6 +259,7 @@ static int bench_run(const struct vs_opts *o)
 			vcap_stats_frame(st, &f);
 			frames++;
 		}
+		seg_frames++;
 		if (vcap_source_release(src, &f) < 0) {
 			vs_error("bench", "%s", vcap_last_error());
 			rc = 1;
@@ -214,12 +271,16 @@ static int bench_run(const struct vs_opts *o)
 	}
 	vs_progress_done(&prog);
 	vcap_stats_stop(st);
+	if (fw.changes)
+		segment_print(seg, seg_frames, &seg_mode);
 	vcap_stats_get(st, &s);
 	if (rc == 0 || s.frames) {
 		if (o->json)
-			print_json(o, src, driver, &s, torn, copy_ns, dmabuf);
+			print_json(o, src, driver, &s, torn, copy_ns, dmabuf,
+				   &fw);
 		else
-			print_table(src, driver, &s, torn, copy_ns, dmabuf);
+			print_table(src, driver, &s, torn, copy_ns, dmabuf,
+				    &fw);
 	}
 out:
 	vcap_stats_destroy(st);

@@ -14,7 +14,10 @@ static void capture_usage(FILE *f)
 	      "4:2:2 (YUYV, UYVY) is written as C422, 4:2:0 (NV12, YU12) as\n"
 	      "C420mpeg2, GREY as Cmono; RGB formats need --raw.  The file always\n"
 	      "ends on a whole frame, also after an error or Ctrl-C.  Frames the\n"
-	      "device flags as bad are counted and not written.\n\n",
+	      "device flags as bad are counted and not written.  A file has one\n"
+	      "mode: when the source changes it (an HDMI input switching\n"
+	      "resolution), the file ends after its last whole frame and the\n"
+	      "command exits 3; a lost signal is waited for (--timeout).\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
 			 VS_OPT_OUTPUT | VS_OPT_STREAM | VS_OPT_LATENCY);
@@ -124,12 +127,38 @@ static int capture_frame(struct capture *c, struct vcap_frame *f)
 	return 0;
 }
 
+/*
+ * A source change: 0 to go on (the signal went, or came back in the
+ * file's mode), VS_EXIT_SOURCE_CHANGED when the file must end.
+ */
+static int capture_change(struct capture *c)
+{
+	const struct vcap_source_change *chg = vcap_source_last_change(c->src);
+	uint32_t what;
+	char a[96], b[96];
+
+	if (!chg->signal)
+		return 0;
+	what = vcap_mode_diff(&c->mode, &chg->mode);
+	/* Raw frames carry no rate; a Y4M header does. */
+	if (!c->o->y4m)
+		what &= ~VCAP_CHANGE_RATE;
+	if (!what)
+		return 0;
+	vs_error("capture", "%s: the source changed from %s to %s; %s ends with %llu whole frames",
+		 c->src->path, vcap_mode_str(&c->mode, a, sizeof(a)),
+		 vcap_mode_str(&chg->mode, b, sizeof(b)),
+		 strcmp(c->o->output, "-") ? c->o->output : "stdout",
+		 (unsigned long long)c->written);
+	return VS_EXIT_SOURCE_CHANGED;
+}
+
 static int capture_run(const struct vs_opts *o)
 {
 	struct capture c = { .o = o };
 	struct vs_progress prog;
+	struct vs_follow fw;
 	struct vcap_frame f;
-	uint64_t start;
 	char mode[96];
 	int rc = 0, ret;
 
@@ -147,9 +176,23 @@ static int capture_run(const struct vs_opts *o)
 		goto out;
 	}
 	vs_progress_init(&prog, o);
-	start = vcap_now_ns();
-	while (!vs_done(o, c.written, start)) {
-		ret = vcap_source_next(c.src, &f, o->timeout_ms);
+	vs_follow_init(&fw, "capture", o, c.src);
+	while (!vs_done(o, c.written, fw.start_ns)) {
+		ret = vs_next(&fw, &f);
+		if (ret == VCAP_SOURCE_CHANGED) {
+			vs_progress_done(&prog);
+			vcap_stats_new_segment(c.st);
+			rc = capture_change(&c);
+			if (rc)
+				break;
+			continue;
+		}
+		if (ret == VS_NEXT_END)
+			break;
+		if (ret == VS_NEXT_NO_SIGNAL) {
+			rc = 1;
+			break;
+		}
 		if (ret == VCAP_TIMEOUT) {
 			if (vs_stop)
 				break;
@@ -181,7 +224,7 @@ static int capture_run(const struct vs_opts *o)
 	vcap_stats_stop(c.st);
 	vcap_source_stop(c.src);
 out:
-	if (c.out && vcap_writer_close(c.out) < 0 && rc == 0) {
+	if (c.out && vcap_writer_close(c.out) < 0 && rc != 1) {
 		vs_error("capture", "%s", vcap_last_error());
 		rc = 1;
 	}
@@ -197,7 +240,7 @@ out:
 		fprintf(stderr,
 			"capture: %llu frames (%s) to %s, %llu dropped, %llu bad, %llu torn%s\n",
 			(unsigned long long)c.written,
-			vcap_mode_str(&c.src->mode, mode, sizeof(mode)),
+			vcap_mode_str(&c.mode, mode, sizeof(mode)),
 			strcmp(o->output, "-") ? o->output : "stdout",
 			(unsigned long long)s.drops,
 			(unsigned long long)c.bad,

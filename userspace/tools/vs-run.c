@@ -9,6 +9,9 @@
 
 volatile int vs_stop;
 
+/* Short waits without a signal, so that -t and Ctrl-C end the run. */
+#define NO_SIGNAL_POLL_MS	200
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -38,6 +41,38 @@ void vs_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The first source of a DV input without one at start. */
+static int wait_signal(const struct vs_opts *o, struct vcap_source *src,
+		       const char *cmd)
+{
+	uint64_t deadline = vcap_now_ns() +
+			    (uint64_t)o->timeout_ms * 1000000ull;
+	struct vcap_frame f;
+	char mode[96];
+	int ret;
+
+	fprintf(stderr, "%s: %s: no signal; waiting up to %d ms for a source\n",
+		cmd, src->path, o->timeout_ms);
+	while (!vs_stop && vcap_now_ns() < deadline) {
+		ret = vcap_source_next(src, &f, NO_SIGNAL_POLL_MS);
+		if (ret < 0) {
+			vs_error(cmd, "%s", vcap_last_error());
+			return -1;
+		}
+		if (ret == 0 && vcap_source_release(src, &f) < 0) {
+			vs_error(cmd, "%s", vcap_last_error());
+			return -1;
+		}
+		if (vcap_source_has_signal(src)) {
+			fprintf(stderr, "%s: %s: signal: %s\n", cmd, src->path,
+				vcap_mode_str(&src->mode, mode, sizeof(mode)));
+			return 0;
+		}
+	}
+	vs_error(cmd, "%s: no signal within %d ms", src->path, o->timeout_ms);
+	return -1;
+}
+
 struct vcap_source *vs_open_source(const struct vs_opts *o, const char *cmd)
 {
 	struct vcap_source_config cfg;
@@ -59,7 +94,72 @@ struct vcap_source *vs_open_source(const struct vs_opts *o, const char *cmd)
 		vcap_source_close(src);
 		return NULL;
 	}
+	if (!vcap_source_has_signal(src) && wait_signal(o, src, cmd) < 0) {
+		vcap_source_close(src);
+		return NULL;
+	}
 	return src;
+}
+
+void vs_follow_init(struct vs_follow *fw, const char *cmd,
+		    const struct vs_opts *o, struct vcap_source *src)
+{
+	memset(fw, 0, sizeof(*fw));
+	fw->cmd = cmd;
+	fw->o = o;
+	fw->src = src;
+	fw->start_ns = vcap_now_ns();
+}
+
+uint64_t vs_follow_no_signal_ns(const struct vs_follow *fw)
+{
+	return fw->no_signal_ns +
+	       (fw->lost_ns ? vcap_now_ns() - fw->lost_ns : 0);
+}
+
+int vs_next(struct vs_follow *fw, struct vcap_frame *f)
+{
+	const struct vs_opts *o = fw->o;
+	char what[256];
+	int ret;
+
+	for (;;) {
+		bool lost = !vcap_source_has_signal(fw->src);
+
+		if (lost && !fw->lost_ns)
+			fw->lost_ns = vcap_now_ns();
+
+		ret = vcap_source_next(fw->src, f,
+				       lost && o->timeout_ms > NO_SIGNAL_POLL_MS ?
+				       NO_SIGNAL_POLL_MS : o->timeout_ms);
+		if (ret == VCAP_SOURCE_CHANGED) {
+			const struct vcap_source_change *c =
+				vcap_source_last_change(fw->src);
+
+			fw->changes++;
+			if (!c->signal && !fw->lost_ns)
+				fw->lost_ns = c->time_ns;
+			if (c->signal && fw->lost_ns) {
+				fw->no_signal_ns += c->time_ns - fw->lost_ns;
+				fw->lost_ns = 0;
+			}
+			fprintf(stderr, "%s: %s: source change %llu: %s\n",
+				fw->cmd, fw->src->path,
+				(unsigned long long)fw->changes,
+				vcap_change_str(c, what, sizeof(what)));
+			return ret;
+		}
+		if (ret != VCAP_TIMEOUT || !lost)
+			return ret;
+		if (vs_done(o, 0, fw->start_ns))
+			return VS_NEXT_END;
+		if (vcap_now_ns() - fw->lost_ns >=
+		    (uint64_t)o->timeout_ms * 1000000ull) {
+			vs_error(fw->cmd, "%s: no signal for %d ms",
+				 fw->src->path, o->timeout_ms);
+			return VS_NEXT_NO_SIGNAL;
+		}
+	}
 }
 
 void vs_driver_name(const struct vs_opts *o, char *buf, size_t size)

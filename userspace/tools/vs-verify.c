@@ -42,15 +42,36 @@ static bool want_stamps(const struct vs_opts *o, const struct vcap_mode *m)
 	return !strcmp(driver, "vcap") && pf && pf->stamped;
 }
 
+/* One stretch of the stream in one mode, between source changes. */
+struct verify_segment {
+	unsigned int number;		/* from 1 */
+	struct vcap_mode mode;
+	uint64_t frames, first_seq, last_seq;
+};
+
+static void segment_print(const struct verify_segment *seg)
+{
+	char mode[96];
+
+	printf("verify: segment %u: %llu frames of %s, sequence %llu..%llu in order\n",
+	       seg->number, (unsigned long long)seg->frames,
+	       vcap_mode_str(&seg->mode, mode, sizeof(mode)),
+	       (unsigned long long)seg->first_seq,
+	       (unsigned long long)seg->last_seq);
+}
+
 static int verify_run(const struct vs_opts *o)
 {
+	struct verify_segment seg = { .number = 1 };
 	struct vcap_source *src;
 	struct vs_progress prog;
+	struct vs_follow fw;
 	struct vcap_stats *st;
 	struct vcap_verify v;
 	uint8_t *copy = NULL;
 	size_t copy_size = 0;
-	uint64_t start, first_seq = 0, last_seq = 0;
+	uint64_t done = 0;		/* frames of the segments before */
+	unsigned int segments = 0;	/* with frames */
 	char mode[96];
 	bool stamps;
 	int rc = 0, ret;
@@ -66,16 +87,38 @@ static int verify_run(const struct vs_opts *o)
 	}
 	stamps = want_stamps(o, &src->mode);
 	vcap_verify_init(&v, stamps ? VCAP_VERIFY_STAMPS : 0);
+	seg.mode = src->mode;
 	vs_progress_init(&prog, o);
-	start = vcap_now_ns();
-	while (!vs_done(o, v.frames, start)) {
+	vs_follow_init(&fw, "verify", o, src);
+	while (!vs_done(o, done + v.frames, fw.start_ns)) {
 		struct vcap_frame f, view;
 
-		ret = vcap_source_next(src, &f, o->timeout_ms);
+		ret = vs_next(&fw, &f);
+		if (ret == VCAP_SOURCE_CHANGED) {
+			/* A restarted stream numbers its frames afresh. */
+			vs_progress_done(&prog);
+			if (seg.frames) {
+				segment_print(&seg);
+				segments++;
+			}
+			done += v.frames;
+			vcap_verify_init(&v, stamps ? VCAP_VERIFY_STAMPS : 0);
+			vcap_stats_new_segment(st);
+			memset(&seg, 0, sizeof(seg));
+			seg.number = fw.changes + 1;
+			seg.mode = src->mode;
+			continue;
+		}
+		if (ret == VS_NEXT_END)
+			break;
+		if (ret == VS_NEXT_NO_SIGNAL) {
+			rc = 1;
+			break;
+		}
 		if (ret == VCAP_TIMEOUT && !vs_stop) {
 			vs_error("verify", "FAIL: %s: no frame within %d ms after %llu frames (stalled)",
 				 src->path, o->timeout_ms,
-				 (unsigned long long)v.frames);
+				 (unsigned long long)(done + v.frames));
 			rc = 1;
 			break;
 		}
@@ -102,9 +145,10 @@ static int verify_run(const struct vs_opts *o)
 		}
 		if (!vcap_source_frame_valid(src, &f))
 			view.flags |= VCAP_FRAME_TORN;
-		if (!v.frames)
-			first_seq = f.sequence;
-		last_seq = f.sequence;
+		if (!seg.frames)
+			seg.first_seq = f.sequence;
+		seg.last_seq = f.sequence;
+		seg.frames++;
 		vcap_stats_frame(st, &f);
 		vcap_verify_frame(&v, &view);
 		if (vcap_source_release(src, &f) < 0) {
@@ -114,17 +158,19 @@ static int verify_run(const struct vs_opts *o)
 		}
 		if (v.status != VCAP_VERIFY_OK)
 			break;
-		vs_progress_update(&prog, st, v.frames);
+		vs_progress_update(&prog, st, done + v.frames);
 	}
 	vs_progress_done(&prog);
 	vcap_stats_stop(st);
 	if (v.status != VCAP_VERIFY_OK) {
-		vs_error("verify", "FAIL: %s: %s", src->path, v.message);
+		vs_error("verify", "FAIL: %s: %s%s", src->path, v.message,
+			 fw.changes ? " (frame counted from the last source change)" :
+				      "");
 		rc = 1;
-	} else if (rc == 0 && v.frames == 0) {
+	} else if (rc == 0 && done + v.frames == 0) {
 		vs_error("verify", "FAIL: %s: no frames", src->path);
 		rc = 1;
-	} else if (rc == 0) {
+	} else if (rc == 0 && !fw.changes) {
 		struct vcap_stats_summary s;
 
 		vcap_stats_get(st, &s);
@@ -132,8 +178,26 @@ static int verify_run(const struct vs_opts *o)
 		       "no drops, no torn frames, %s, %.2f fps\n",
 		       (unsigned long long)v.frames, src->path,
 		       vcap_mode_str(&src->mode, mode, sizeof(mode)),
-		       (unsigned long long)first_seq,
-		       (unsigned long long)last_seq,
+		       (unsigned long long)seg.first_seq,
+		       (unsigned long long)seg.last_seq,
+		       stamps ? "stamps checked" :
+				"sequence numbers only (no stamps)",
+		       s.fps);
+	} else if (rc == 0) {
+		struct vcap_stats_summary s;
+
+		if (seg.frames) {
+			segment_print(&seg);
+			segments++;
+		}
+		vcap_stats_get(st, &s);
+		printf("verify: OK: %llu frames from %s in %u segments, %llu source changes, "
+		       "no signal for %.3f s, each segment in order, no drops, no torn frames, %s, "
+		       "%.2f fps over the whole run\n",
+		       (unsigned long long)(done + v.frames), src->path,
+		       segments,
+		       (unsigned long long)fw.changes,
+		       vs_follow_no_signal_ns(&fw) / 1e9,
 		       stamps ? "stamps checked" :
 				"sequence numbers only (no stamps)",
 		       s.fps);

@@ -86,13 +86,48 @@ void vs_usage_options(FILE *f, uint32_t opts);
 extern volatile int vs_stop;
 void vs_install_signals(void);
 
-/* Open and start the source o names; prints the error on failure. */
+/*
+ * Open and start the source o names; prints the error on failure.  An
+ * input without a signal is waited for, up to o->timeout_ms.
+ */
 struct vcap_source *vs_open_source(const struct vs_opts *o,
 				   const char *cmd);
+/*
+ * A run following its source's changes.  vs_next() waits for the next
+ * frame; source changes are reported on stderr and counted here.
+ */
+struct vs_follow {
+	const char *cmd;
+	const struct vs_opts *o;
+	struct vcap_source *src;
+	uint64_t start_ns;		/* the run's, for -t */
+	uint64_t changes;		/* source changes seen */
+	uint64_t no_signal_ns;		/* time without a signal, ended losses */
+	uint64_t lost_ns;		/* start of the current loss, 0: none */
+};
+
+/* vs_next() results beside 0, VCAP_TIMEOUT, VCAP_SOURCE_CHANGED and -1. */
+#define VS_NEXT_END		4	/* stopped or out of time without signal */
+#define VS_NEXT_NO_SIGNAL	5	/* no signal for --timeout; reported */
+
+void vs_follow_init(struct vs_follow *fw, const char *cmd,
+		    const struct vs_opts *o, struct vcap_source *src);
+/*
+ * The next frame (0), or VCAP_SOURCE_CHANGED after a change was reported
+ * (src->mode is the new mode; no frame), VCAP_TIMEOUT for a stall with a
+ * signal, VS_NEXT_END, VS_NEXT_NO_SIGNAL, or -1 (vcap_last_error()).
+ */
+int vs_next(struct vs_follow *fw, struct vcap_frame *f);
+/* Time without a signal so far, the current loss included. */
+uint64_t vs_follow_no_signal_ns(const struct vs_follow *fw);
+
 /* The V4L2 driver name of o's device, or "vcap" for VRAM. */
 void vs_driver_name(const struct vs_opts *o, char *buf, size_t size);
 /* Whether a run of o is over after frames frames since start_ns. */
 bool vs_done(const struct vs_opts *o, uint64_t frames, uint64_t start_ns);
+
+/* Exit status of a capture that ended its file at a source change. */
+#define VS_EXIT_SOURCE_CHANGED	3
 
 /* "cmd: message" on stderr. */
 void vs_error(const char *cmd, const char *fmt, ...)

@@ -136,12 +136,14 @@ static int vv_capture_reclaim(struct vv_capture *c)
 static int vv_capture_next(struct vv_capture *c, struct vcap_frame *vf)
 {
 	struct pollfd pfd[2] = {
-		{ .fd = vcap_source_fd(c->src), .events = POLLIN },
+		{ .fd = vcap_source_fd(c->src), .events = POLLIN | POLLPRI },
 		{ .fd = vv_slot_wake_fd(c->slot), .events = POLLIN },
 	};
 	int r;
 
-	if (c->hold != VV_HOLD_BUFFER || pfd[0].fd < 0)
+	/* Without a signal the source is stopped: it waits for a change. */
+	if (c->hold != VV_HOLD_BUFFER || pfd[0].fd < 0 ||
+	    !vcap_source_has_signal(c->src))
 		return vcap_source_next(c->src, vf, VV_CAPTURE_POLL_MS);
 	r = poll(pfd, 2, VV_CAPTURE_POLL_MS);
 	if (r < 0 && errno != EINTR)
@@ -166,7 +168,8 @@ static void *vv_capture_thread(void *arg)
 			break;
 		}
 		r = vv_capture_next(c, &vf);
-		if (r == VCAP_TIMEOUT)
+		/* After a source change, frames come in the new mode. */
+		if (r == VCAP_TIMEOUT || r == VCAP_SOURCE_CHANGED)
 			continue;
 		if (r < 0) {
 			vv_capture_fail(c, r == VV_CAPTURE_POLL_FAILED ?

@@ -428,10 +428,16 @@ fi
 # memory) plus Slab (videobuf2's and the driver's objects), over N.
 # MemAvailable's fall is recorded too but not used: it also counts the N
 # reader processes' own memory and page tables, and the page cache moves.
-scale_secs_warm() { fcalc "1 + 0.1 * $1"; }
+# Warm-up: long enough for every capture to be set up and streaming (each
+# takes about half a second under emulation while the others stream)
+# before the first window opens.
+scale_secs_warm() { fcalc "2 + 0.75 * $1"; }
 
-# meminfo KEY: the value in kB.
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+# meminfo3: VmallocUsed, Slab and MemAvailable in kB, in one read.
+meminfo3() {
+	awk '$1 == "VmallocUsed:" { v = $2 } $1 == "Slab:" { s = $2 }
+		$1 == "MemAvailable:" { a = $2 } END { print v, s, a }' /proc/meminfo
+}
 
 # vcap_nodes soft|pci: the vcap V4L2 nodes of that kind of board.
 vcap_nodes() {
@@ -463,7 +469,9 @@ scale_run() {
 	sdir=$out/scale
 	mkdir -p "$sdir"
 	warm=$(scale_secs_warm "$sn")
-	v0=$(meminfo VmallocUsed) s0=$(meminfo Slab) a0=$(meminfo MemAvailable)
+	read -r v0 s0 a0 <<EOF
+$(meminfo3)
+EOF
 	spids=
 	i=0
 	for d in "$@"; do
@@ -472,13 +480,17 @@ scale_run() {
 		spids="$spids $!"
 		i=$((i + 1))
 	done
-	# The middle of the windows: after the warm-up and half the window.
-	sleep "$(fcalc "$warm + $secs / 2")"
-	v1=$(meminfo VmallocUsed) s1=$(meminfo Slab) a1=$(meminfo MemAvailable)
+	# Inside the windows: after the warm-up and a quarter of the window
+	# (under load each command here takes a while).  running_mid: the
+	# streams still running then.
+	sleep "$(fcalc "$warm + $secs / 4")"
 	running=0
 	for p in $spids; do
 		kill -0 "$p" 2>/dev/null && running=$((running + 1))
 	done
+	read -r v1 s1 a1 <<EOF
+$(meminfo3)
+EOF
 	for p in $spids; do wait "$p"; done
 	ok=0 fps=0 fmin='' drops=0 stalled=0 busy=0 set='' tf=0 tl=''
 	i=0

@@ -423,7 +423,7 @@ fi
 # aggregate rate.
 #
 # Memory: /proc/meminfo with the module loaded and its boards idle, and
-# again in the middle of the streams' windows.  The kernel memory a stream
+# its peak while the streams run.  The kernel memory a stream
 # costs is the rise of VmallocUsed (vcap's frame buffers are vmalloc
 # memory) plus Slab (videobuf2's and the driver's objects), over N.
 # MemAvailable's fall is recorded too but not used: it also counts the N
@@ -480,17 +480,26 @@ EOF
 		spids="$spids $!"
 		i=$((i + 1))
 	done
-	# Inside the windows: after the warm-up and a quarter of the window
-	# (under load each command here takes a while).  running_mid: the
-	# streams still running then.
-	sleep "$(fcalc "$warm + $secs / 4")"
-	running=0
-	for p in $spids; do
-		kill -0 "$p" 2>/dev/null && running=$((running + 1))
-	done
-	read -r v1 s1 a1 <<EOF
+	# Memory and liveness sampled every 0.2 s until the streams end: the
+	# peak of VmallocUsed and Slab, the low of MemAvailable, and the most
+	# streams seen alive at once (running_mid).  One sample at a set time
+	# missed the streams when the loaded guest ran them late.
+	v1=$v0 s1=$s0 a1=$a0 running=0
+	while :; do
+		alive=0
+		for p in $spids; do
+			kill -0 "$p" 2>/dev/null && alive=$((alive + 1))
+		done
+		[ $alive -gt $running ] && running=$alive
+		[ $alive -gt 0 ] || break
+		read -r v s a <<EOF
 $(meminfo3)
 EOF
+		[ "$v" -gt "$v1" ] && v1=$v
+		[ "$s" -gt "$s1" ] && s1=$s
+		[ "$a" -lt "$a1" ] && a1=$a
+		sleep 0.2
+	done
 	for p in $spids; do wait "$p"; done
 	ok=0 fps=0 fmin='' drops=0 stalled=0 busy=0 set='' tf=0 tl=''
 	i=0

@@ -26,6 +26,20 @@ EOF
 	echo "$fake/qemu"
 }
 
+# fake_qemu_hang: a QEMU whose first guest never starts (its CPUs held
+# paused, the console silent), then the real one.
+fake_qemu_hang() {
+	cat >"$fake/qemu" <<EOF
+#!/bin/sh
+n=\$(cat "$fake/count" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$fake/count"
+[ "\$n" -lt 1 ] && exec qemu-system-x86_64 -S "\$@"
+exec qemu-system-x86_64 "\$@"
+EOF
+	chmod +x "$fake/qemu"
+	echo "$fake/qemu"
+}
+
 expect() {	# expect STATUS MESSAGE-REGEX MAX-SECONDS -- runner args
 	want=$1 msg=$2 max=$3
 	shift 4
@@ -73,11 +87,17 @@ boot-retry)
 		--kernel "$kver" --timeout 90 -- sh -c 'exit 7'
 	[ "$(cat "$fake/count")" -eq 2 ] ||
 		{ echo "FAIL: QEMU started $(cat "$fake/count") times, want 2"; exit 1; } ;;
-boot-dies-twice)
-	VCAP_QEMU=$(fake_qemu 2) expect 125 'the guest stopped before running the command' 30 -- \
-		--kernel "$kver" --timeout 30 -- true
+boot-hang-retry)
+	VCAP_VM_BOOT_TIMEOUT=30 VCAP_QEMU=$(fake_qemu_hang) \
+		expect 7 'did not boot within 30 s; booting again' 100 -- \
+		--kernel "$kver" --timeout 90 -- sh -c 'exit 7'
 	[ "$(cat "$fake/count")" -eq 2 ] ||
 		{ echo "FAIL: QEMU started $(cat "$fake/count") times, want 2"; exit 1; } ;;
+boot-dies-thrice)
+	VCAP_QEMU=$(fake_qemu 3) expect 125 'the guest stopped before running the command' 30 -- \
+		--kernel "$kver" --timeout 30 -- true
+	[ "$(cat "$fake/count")" -eq 3 ] ||
+		{ echo "FAIL: QEMU started $(cat "$fake/count") times, want 3"; exit 1; } ;;
 *)
 	echo "unknown case '$case'"; exit 2 ;;
 esac

@@ -208,10 +208,8 @@ static int bench_run(const struct vs_opts *o)
 			seg_mode = src->mode;
 			continue;
 		}
-		if (ret == VS_NEXT_END)
-			break;
-		if (ret == VS_NEXT_NO_SIGNAL) {
-			rc = 1;
+		if (ret == VS_NEXT_STOP) {
+			rc = fw.status;
 			break;
 		}
 		if (ret == VCAP_TIMEOUT && !vs_stop) {

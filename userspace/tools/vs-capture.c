@@ -187,10 +187,8 @@ static int capture_run(const struct vs_opts *o)
 				break;
 			continue;
 		}
-		if (ret == VS_NEXT_END)
-			break;
-		if (ret == VS_NEXT_NO_SIGNAL) {
-			rc = 1;
+		if (ret == VS_NEXT_STOP) {
+			rc = fw.status;
 			break;
 		}
 		if (ret == VCAP_TIMEOUT) {

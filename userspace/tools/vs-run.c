@@ -151,13 +151,16 @@ int vs_next(struct vs_follow *fw, struct vcap_frame *f)
 		}
 		if (ret != VCAP_TIMEOUT || !lost)
 			return ret;
-		if (vs_done(o, 0, fw->start_ns))
-			return VS_NEXT_END;
+		if (vs_done(o, 0, fw->start_ns)) {
+			fw->status = 0;
+			return VS_NEXT_STOP;
+		}
 		if (vcap_now_ns() - fw->lost_ns >=
 		    (uint64_t)o->timeout_ms * 1000000ull) {
 			vs_error(fw->cmd, "%s: no signal for %d ms",
 				 fw->src->path, o->timeout_ms);
-			return VS_NEXT_NO_SIGNAL;
+			fw->status = 1;
+			return VS_NEXT_STOP;
 		}
 	}
 }

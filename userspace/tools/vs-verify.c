@@ -109,10 +109,8 @@ static int verify_run(const struct vs_opts *o)
 			seg.mode = src->mode;
 			continue;
 		}
-		if (ret == VS_NEXT_END)
-			break;
-		if (ret == VS_NEXT_NO_SIGNAL) {
-			rc = 1;
+		if (ret == VS_NEXT_STOP) {
+			rc = fw.status;
 			break;
 		}
 		if (ret == VCAP_TIMEOUT && !vs_stop) {

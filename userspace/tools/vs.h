@@ -104,18 +104,22 @@ struct vs_follow {
 	uint64_t changes;		/* source changes seen */
 	uint64_t no_signal_ns;		/* time without a signal, ended losses */
 	uint64_t lost_ns;		/* start of the current loss, 0: none */
+	int status;			/* after VS_NEXT_STOP: the exit status */
 };
 
-/* vs_next() results beside 0, VCAP_TIMEOUT, VCAP_SOURCE_CHANGED and -1. */
-#define VS_NEXT_END		4	/* stopped or out of time without signal */
-#define VS_NEXT_NO_SIGNAL	5	/* no signal for --timeout; reported */
+/*
+ * vs_next()'s result beside 0, VCAP_TIMEOUT, VCAP_SOURCE_CHANGED and -1:
+ * the run ends without a signal, with exit status fw->status (0: stopped
+ * or out of time, 1: no signal for --timeout, already reported).
+ */
+#define VS_NEXT_STOP		4
 
 void vs_follow_init(struct vs_follow *fw, const char *cmd,
 		    const struct vs_opts *o, struct vcap_source *src);
 /*
  * The next frame (0), or VCAP_SOURCE_CHANGED after a change was reported
  * (src->mode is the new mode; no frame), VCAP_TIMEOUT for a stall with a
- * signal, VS_NEXT_END, VS_NEXT_NO_SIGNAL, or -1 (vcap_last_error()).
+ * signal, VS_NEXT_STOP, or -1 (vcap_last_error()).
  */
 int vs_next(struct vs_follow *fw, struct vcap_frame *f);
 /* Time without a signal so far, the current loss included. */

@@ -160,6 +160,10 @@ int vcap_modes_check(const struct vcap_board_info *info, u64 frame_size,
 		return VCAP_ERR_BAD_CMD;
 	if (le32_to_cpu(req->pattern) >= VCAP_PATTERN_COUNT)
 		return VCAP_ERR_BAD_PATTERN;
+	/* A board without a receiver has the test pattern generator alone. */
+	if ((le32_to_cpu(info->caps) & VCAP_CAP_HDMI) &&
+	    le32_to_cpu(req->input) >= VCAP_NUM_INPUTS)
+		return VCAP_ERR_BAD_INPUT;
 
 	fi = vcap_format_find(fourcc);
 	if (!fi)

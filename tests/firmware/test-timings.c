@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The HDMI timings the board knows: each plays at the frame rate of its
+ * name, survives the trip through the control page, and is what the
+ * request check and the match accept; a measured timing off the table, a
+ * broken one or another rate is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vtest.h"
+#include "vcap-timings.h"
+
+static void start_req(struct vcap_board_request *q, u32 w, u32 h, u32 fps)
+{
+	memset(q, 0, sizeof(*q));
+	q->cmd = htole32(VCAP_CMD_START);
+	q->input = htole32(VCAP_INPUT_HDMI);
+	q->width = htole32(w);
+	q->height = htole32(h);
+	q->interval_num = htole32(1);
+	q->interval_den = htole32(fps);
+}
+
+TEST(every_timing_plays_at_the_rate_its_name_says)
+{
+	unsigned int i, n = vcap_timings_count();
+
+	ASSERT_GE(n, 8);
+	for (i = 0; i < n; i++) {
+		const struct vcap_timing_def *d = vcap_timings_get(i);
+		struct vcap_board_timing bt;
+		struct vcap_timing t;
+		unsigned int fps;
+		char *p;
+
+		ASSERT_NE(d, NULL);
+		p = strrchr(d->name, 'p');
+		ASSERT_NE(p, NULL);
+		fps = (unsigned int)strtoul(p + 1, NULL, 10);
+		EXPECT_TRUE(vcap_timing_rate_is(&d->t, 1, fps));
+		EXPECT_FALSE(vcap_timing_rate_is(&d->t, 1, fps + 1));
+		EXPECT_FALSE(vcap_timing_rate_is(&d->t, 1001, fps * 1000));
+		vcap_timing_to_board(&d->t, &bt);
+		ASSERT_EQ(vcap_timing_from_board(&bt, &t), 0);
+		EXPECT_EQ(memcmp(&t, &d->t, sizeof(t)), 0);
+		EXPECT_EQ(vcap_timings_match(&t), d);
+		EXPECT_EQ(vcap_timings_by_name(d->name), d);
+	}
+	EXPECT_EQ(vcap_timings_get(n), NULL);
+	EXPECT_EQ(vcap_timings_by_name("1080p61"), NULL);
+	EXPECT_EQ(vcap_timings_by_name("1080p6"), NULL);
+	EXPECT_EQ(vcap_timings_by_name(""), NULL);
+}
+
+TEST(a_measured_timing_matches_within_half_a_percent)
+{
+	struct vcap_timing t = vcap_timings_by_name("1080p60")->t;
+
+	t.pixelclock = 148500000 + 500000;
+	EXPECT_EQ(vcap_timings_match(&t), vcap_timings_by_name("1080p60"));
+	t.pixelclock = 148500000 + 800000;
+	EXPECT_EQ(vcap_timings_match(&t), NULL);
+	t = vcap_timings_by_name("1080p60")->t;
+	t.hbackporch++;
+	EXPECT_EQ(vcap_timings_match(&t), NULL);
+	t = vcap_timings_by_name("720p60")->t;
+	t.polarities = 0;
+	EXPECT_EQ(vcap_timings_match(&t), NULL);
+}
+
+TEST(broken_board_timings_are_refused)
+{
+	const struct vcap_timing good = vcap_timings_by_name("720p50")->t;
+	struct vcap_board_timing bt;
+	struct vcap_timing t;
+
+	vcap_timing_to_board(&good, &bt);
+	bt.width = 0;
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.height = htole32(0xffffffff);
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.pixelclock = htole64(~0ull);
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.pixelclock = 0;
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.vbackporch = htole32(1u << 31);
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.interlaced = htole32(1);
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+	vcap_timing_to_board(&good, &bt);
+	bt.polarities = htole32(4);
+	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
+}
+
+TEST(an_hdmi_start_must_be_the_source)
+{
+	const struct vcap_timing *src = &vcap_timings_by_name("1080p50")->t;
+	struct vcap_board_request q;
+
+	start_req(&q, 1920, 1080, 50);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
+		  VCAP_ERR_NONE);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_NO_SIGNAL, src, &q),
+		  VCAP_ERR_NO_LINK);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_UNSTABLE, src, &q),
+		  VCAP_ERR_NO_LINK);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_OUT_OF_RANGE, src, &q),
+		  VCAP_ERR_NO_LINK);
+	start_req(&q, 1920, 1080, 60);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
+		  VCAP_ERR_TIMINGS);
+	start_req(&q, 1280, 720, 50);
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
+		  VCAP_ERR_TIMINGS);
+	start_req(&q, 1920, 1080, 50);
+	q.interval_num = 0;
+	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
+		  VCAP_ERR_TIMINGS);
+}
+VTEST_MAIN()

@@ -12,38 +12,7 @@
 #include <unistd.h>
 #include "fw-board.h"
 #include "fw-fault.h"
-
-/* Shared-memory accessors: the guest reads and writes the same bytes. */
-static void wr32(__le32 *p, u32 v)
-{
-	__atomic_store_n((u32 *)p, htole32(v), __ATOMIC_RELAXED);
-}
-
-static void wr64(__le64 *p, u64 v)
-{
-	__atomic_store_n((u64 *)p, htole64(v), __ATOMIC_RELAXED);
-}
-
-static u32 rd32(const __le32 *p)
-{
-	return le32toh(__atomic_load_n((const u32 *)p, __ATOMIC_RELAXED));
-}
-
-static u64 rd64(const __le64 *p)
-{
-	return le64toh(__atomic_load_n((const u64 *)p, __ATOMIC_RELAXED));
-}
-
-/* Orders every store before it against every store after it. */
-static void wmb(void)
-{
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void rmb(void)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-}
+#include "fw-mem.h"
 
 int fw_board_open(struct fw_board *b, const char *path, u64 size,
 		  char *err, size_t errlen)
@@ -82,6 +51,7 @@ int fw_board_open(struct fw_board *b, const char *path, u64 size,
 	}
 	b->size = size;
 	b->ctrl = (struct vcap_board_ctrl *)b->mem;
+	fw_hdmi_init(&b->hdmi);
 	b->frame_size = size - VCAP_CTRL_SIZE;
 	return 0;
 
@@ -156,10 +126,12 @@ void fw_board_reset(struct fw_board *b, const struct fw_board_id *id)
 	struct vcap_board_ctrl *c = b->ctrl;
 	struct vcap_board_info *info = &b->info;
 	u32 req_seq = rd32(&c->request.seq);
-	u32 old_gen = 0;
+	u32 old_gen = 0, old_link_gen = 0;
 
-	if (rd32(&c->info.magic) == VCAP_BOARD_MAGIC)
+	if (rd32(&c->info.magic) == VCAP_BOARD_MAGIC) {
 		old_gen = rd32(&c->status.mode_gen);
+		old_link_gen = rd32(&c->link.gen);
+	}
 	wr32(&c->info.magic, 0);
 	wmb();
 
@@ -182,7 +154,11 @@ void fw_board_reset(struct fw_board *b, const struct fw_board_id *id)
 	fw_board_clear_slots(b);
 	b->mode_gen = (old_gen > b->mode_gen ? old_gen : b->mode_gen) + 1;
 	b->state = VCAP_STATE_STOPPED;
+	b->link_lost = false;
 	b->next_seq = 0;
+	fw_hdmi_reset(&b->hdmi, old_link_gen);
+	fw_hdmi_poll_edid(&b->hdmi, &c->edid);
+	fw_hdmi_publish(&b->hdmi, &c->link);
 	/*
 	 * A request left in memory from before a restart is acted on again,
 	 * so a driver that keeps its request there resumes streaming.
@@ -204,6 +180,15 @@ void fw_board_vanish(struct fw_board *b)
 	wmb();
 }
 
+/* The input a request asks for; a board without a receiver has only TPG. */
+static u32 fw_board_input(const struct fw_board *b,
+			  const struct vcap_board_request *req)
+{
+	if (!(le32_to_cpu(b->info.caps) & VCAP_CAP_HDMI))
+		return VCAP_INPUT_TPG;
+	return le32_to_cpu(req->input);
+}
+
 static void fw_board_start(struct fw_board *b,
 			   const struct vcap_board_request *req,
 			   const struct vcap_ring_layout *ring)
@@ -215,17 +200,32 @@ static void fw_board_start(struct fw_board *b,
 	u32 num = le32_to_cpu(req->interval_num);
 	u32 den = le32_to_cpu(req->interval_den);
 
+	u32 input = fw_board_input(b, req);
+
 	m->pattern = le32_to_cpu(req->pattern);
 	m->flags = le32_to_cpu(req->flags);
-	if (m->streaming && m->fmt.fourcc == fourcc &&
+	if (input == VCAP_INPUT_HDMI)
+		m->timing = *fw_hdmi_timing(&b->hdmi);
+	else
+		memset(&m->timing, 0, sizeof(m->timing));
+	if (m->streaming && m->input == input && m->fmt.fourcc == fourcc &&
 	    m->fmt.width == width && m->fmt.height == height &&
 	    m->fmt.bytesperline == ring->bytesperline &&
 	    (u64)m->interval_num * den == (u64)num * m->interval_den) {
 		/* Same mode: only the pattern or flips change. */
 		fw_board_invalidate(b);
+		if (b->link_lost) {
+			/* Taken on a link locked to it: frames flow again. */
+			b->link_lost = false;
+			b->state = b->no_signal ? VCAP_STATE_NO_SIGNAL :
+						  VCAP_STATE_STREAMING;
+			wr32(&b->ctrl->status.state, b->state);
+		}
 		return;
 	}
 	m->streaming = true;
+	m->input = input;
+	b->link_lost = false;
 	m->fmt.fourcc = fourcc;
 	m->fmt.width = width;
 	m->fmt.height = height;
@@ -248,6 +248,7 @@ static void fw_board_stop(struct fw_board *b)
 		return;
 	memset(&b->mode, 0, sizeof(b->mode));
 	b->state = VCAP_STATE_STOPPED;
+	b->link_lost = false;
 	b->mode_gen++;
 	b->mode_changed = true;
 	fw_board_clear_slots(b);
@@ -284,6 +285,10 @@ int fw_board_apply(struct fw_board *b, const struct vcap_board_request *req)
 	int err;
 
 	err = vcap_modes_check(&b->info, b->frame_size, req, &ring);
+	if (!err && le32_to_cpu(req->cmd) == VCAP_CMD_START &&
+	    fw_board_input(b, req) == VCAP_INPUT_HDMI)
+		err = vcap_timings_check_request(fw_hdmi_link_state(&b->hdmi),
+						 fw_hdmi_timing(&b->hdmi), req);
 	if (err)
 		return err;
 	if (le32_to_cpu(req->cmd) == VCAP_CMD_STOP)
@@ -308,6 +313,7 @@ int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height)
 	req.interval_den = cpu_to_le32(b->mode.interval_den);
 	req.pattern = cpu_to_le32(b->mode.pattern);
 	req.flags = cpu_to_le32(b->mode.flags);
+	req.input = cpu_to_le32(b->mode.input);
 	return fw_board_apply(b, &req);
 }
 
@@ -318,12 +324,36 @@ bool fw_board_set_signal(struct fw_board *b, bool present)
 	b->no_signal = !present;
 	if (!b->mode.streaming)
 		return false;
-	state = present ? VCAP_STATE_STREAMING : VCAP_STATE_NO_SIGNAL;
+	state = present && !b->link_lost ? VCAP_STATE_STREAMING :
+					   VCAP_STATE_NO_SIGNAL;
 	if (state == b->state)
 		return false;
 	b->state = state;
 	fw_board_invalidate(b);
 	wr32(&b->ctrl->status.state, state);
+	return true;
+}
+
+bool fw_board_poll_link(struct fw_board *b)
+{
+	const struct fw_mode *m = &b->mode;
+	bool changed, lost;
+
+	fw_hdmi_poll_edid(&b->hdmi, &b->ctrl->edid);
+	changed = fw_hdmi_publish(&b->hdmi, &b->ctrl->link);
+	if (!m->streaming || m->input != VCAP_INPUT_HDMI)
+		return changed;
+	/*
+	 * Nothing is published while the link is away from the running
+	 * timing; back on it, frames go on in the same mode by themselves.
+	 */
+	lost = !fw_hdmi_locked_to(&b->hdmi, &m->timing);
+	if (lost == b->link_lost)
+		return changed;
+	b->link_lost = lost;
+	b->state = lost || b->no_signal ? VCAP_STATE_NO_SIGNAL :
+					  VCAP_STATE_STREAMING;
+	wr32(&b->ctrl->status.state, b->state);
 	return true;
 }
 

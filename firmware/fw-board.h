@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <vcap/board.h>
+#include "fw-hdmi.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
 
@@ -27,6 +28,8 @@ struct fw_mode {
 	u32 interval_den;
 	u32 pattern;
 	u32 flags;		/* VCAP_REQ_* */
+	u32 input;		/* VCAP_INPUT_* */
+	struct vcap_timing timing;	/* the source's, on the HDMI input */
 };
 
 struct fw_board {
@@ -48,10 +51,13 @@ struct fw_board {
 	u64 pub[VCAP_MAX_SLOTS];
 	u32 open_lock;		/* lock value while a slot is being written */
 	bool no_signal;		/* the source is gone (fault) */
+	/* The HDMI input streams, but the link is not at its timing. */
+	bool link_lost;
 	bool mode_changed;	/* set on every mode change; the owner clears */
 	u32 last_error;		/* VCAP_ERR_* of the last request */
 	/* The info as written; requests are checked against this copy. */
 	struct vcap_board_info info;
+	struct fw_hdmi hdmi;
 
 	/* Counters, mirrored into the status page. */
 	u64 heartbeat;
@@ -107,6 +113,20 @@ void fw_board_scribble(struct fw_board *b, u32 rnd1, u32 rnd2);
  * request would, without touching the request/ack pair.  Returns VCAP_ERR_*.
  */
 int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height);
+
+/*
+ * Take a new EDID, publish the link if it changed (or was scribbled over)
+ * and follow it on the HDMI input: frames stop while the link is not
+ * locked to the running timing.  Returns true when the link or the state
+ * changed (the caller raises VCAP_VEC_STATUS).
+ */
+bool fw_board_poll_link(struct fw_board *b);
+
+/* Whether frames are due: streaming, and not waiting for the link. */
+static inline bool fw_board_producing(const struct fw_board *b)
+{
+	return b->mode.streaming && !b->link_lost;
+}
 
 /* Change the state (streaming / no signal) while a mode is active. */
 bool fw_board_set_signal(struct fw_board *b, bool present);

@@ -28,7 +28,10 @@ static void usage(FILE *f)
 "                      default 64M: three 3840x2160 YUYV frames\n"
 "  --ctl PATH          control socket (default: SOCKET.ctl with --socket)\n"
 "  --pidfile FILE      write the process id once ready\n"
-"  --source SPEC       pattern (default), y4m:FILE, raw:FILE:FOURCC:WxH\n"
+"  --source SPEC       frames from pattern (default), y4m:FILE,\n"
+"                      raw:FILE:FOURCC:WxH; or the source on the HDMI\n"
+"                      input: a timing (" FW_HDMI_DEFAULT_SOURCE " by default, 720p60, ...),\n"
+"                      none, unstable or out-of-range; repeatable\n"
 "  --pattern NAME      force a pattern: bars box gradient checkerboard white\n"
 "                      black red green blue noise\n"
 "  --start FOURCC:WxH@FPS  stream from the start, without a driver request\n"
@@ -37,6 +40,7 @@ static void usage(FILE *f)
 "  -v, --verbose       log peers and faults\n"
 "\n"
 "ctl commands: stats | pattern NAME|request | source SPEC | stop |\n"
+"              source TIMING|none|unstable|out-of-range |\n"
 "              start FOURCC WxH FPS [PATTERN] |\n"
 "              %s\n", fw_fault_usage);
 }
@@ -132,13 +136,12 @@ static int cmd_serve(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *shm = NULL, *sock = NULL, *ctl = NULL, *pidfile = NULL;
-	const char *source = NULL, *start = NULL, *serial = NULL;
+	const char *sources[8], *start = NULL, *serial = NULL;
 	char shm_path[4096], ctl_path[4096], err[1024];
 	u32 fourcc = 0, w = 0, h = 0, fps = 0;
 	u64 size = FW_BOARD_DEFAULT_SIZE;
-	int pattern = -1, opt, ret;
+	int pattern = -1, opt, ret, nsources = 0, i;
 	bool realtime = false;
-	struct fw_source *src = NULL;
 	struct fw_run *r;
 	sigset_t mask;
 
@@ -164,7 +167,11 @@ static int cmd_serve(int argc, char **argv)
 			pidfile = optarg;
 			break;
 		case 'o':
-			source = optarg;
+			if (nsources == (int)(sizeof(sources) / sizeof(sources[0]))) {
+				fprintf(stderr, "vcap-fw: too many --source options\n");
+				return 2;
+			}
+			sources[nsources++] = optarg;
 			break;
 		case 't':
 			pattern = fw_pattern_by_name(optarg);
@@ -210,24 +217,22 @@ static int cmd_serve(int argc, char **argv)
 		snprintf(ctl_path, sizeof(ctl_path), "%s.ctl", sock);
 		ctl = ctl_path;
 	}
-	if (source) {
-		src = fw_source_parse(source, err, sizeof(err));
-		if (!src) {
-			fprintf(stderr, "vcap-fw: %s\n", err);
-			return 1;
-		}
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return 1;
 	if (fw_run_init(r, shm, size, sock, ctl, err, sizeof(err))) {
 		fprintf(stderr, "vcap-fw: %s\n", err);
-		fw_source_destroy(src);
 		free(r);
 		return 1;
 	}
-	if (src)
-		fw_run_set_source(r, src);
+	for (i = 0; i < nsources; i++) {
+		if (fw_run_set_source_spec(r, sources[i], err, sizeof(err))) {
+			fprintf(stderr, "vcap-fw: %s\n", err);
+			fw_run_fini(r);
+			free(r);
+			return 1;
+		}
+	}
 	if (serial)
 		r->id.serial = serial;
 	if (serial)

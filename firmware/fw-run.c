@@ -79,7 +79,7 @@ int fw_run_init(struct fw_run *r, const char *shm_path, u64 size,
 	r->id.name = "vcap virtual board";
 	r->id.serial = "VCAP-0001";
 	r->id.caps = VCAP_CAP_HFLIP | VCAP_CAP_VFLIP | VCAP_CAP_PATTERNS |
-		     (r->has_server ? VCAP_CAP_DOORBELL : 0);
+		     VCAP_CAP_HDMI | (r->has_server ? VCAP_CAP_DOORBELL : 0);
 	r->id.fw_peer_id = FW_PEER_ID;
 	fw_board_reset(&r->board, &r->id);
 	r->last_tick = fw_now_ns();
@@ -125,6 +125,40 @@ static void fw_run_notify(struct fw_run *r, unsigned int vector)
 		fw_server_notify(&r->server, vector);
 }
 
+/* A frame source spec, or an HDMI source name. */
+static bool fw_run_is_frame_spec(const char *spec)
+{
+	return !strcmp(spec, "pattern") || !strncmp(spec, "y4m:", 4) ||
+	       !strncmp(spec, "raw:", 4);
+}
+
+int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
+			   size_t errlen)
+{
+	struct fw_hdmi_source hs;
+	struct fw_source *s;
+	char names[256];
+
+	if (!fw_hdmi_source_by_name(spec, &hs)) {
+		fw_hdmi_set_source(&r->board.hdmi, &hs);
+		if (fw_board_poll_link(&r->board))
+			fw_run_notify(r, VCAP_VEC_STATUS);
+		return 0;
+	}
+	if (!fw_run_is_frame_spec(spec)) {
+		fw_hdmi_source_names(names, sizeof(names));
+		snprintf(err, errlen,
+			 "bad source '%s': an HDMI source is one of %s; frames come from pattern, y4m:FILE or raw:FILE:FOURCC:WxH",
+			 spec, names);
+		return -EINVAL;
+	}
+	s = fw_source_parse(spec, err, errlen);
+	if (!s)
+		return -EINVAL;
+	fw_run_set_source(r, s);
+	return 0;
+}
+
 int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
 		 u32 fps, u32 pattern)
 {
@@ -139,6 +173,7 @@ int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
 	req.interval_num = cpu_to_le32(1);
 	req.interval_den = cpu_to_le32(fps);
 	req.pattern = cpu_to_le32(pattern);
+	req.input = cpu_to_le32(VCAP_INPUT_TPG);
 	err = fw_board_apply(&r->board, &req);
 	if (!err)
 		fw_run_notify(r, VCAP_VEC_STATUS);
@@ -253,6 +288,9 @@ void fw_run_once(struct fw_run *r)
 			fw_board_tick(b);
 			r->last_tick = now;
 		}
+		/* A new EDID first: a START right behind it sees its link. */
+		if (fw_board_poll_link(b))
+			fw_run_notify(r, VCAP_VEC_STATUS);
 		if (fw_board_poll_request(b))
 			fw_run_notify(r, VCAP_VEC_STATUS);
 		if (fw_run_board_faults(r))
@@ -263,13 +301,16 @@ void fw_run_once(struct fw_run *r)
 			fw_pace_start(&r->pace, b->mode.interval_num,
 				      b->mode.interval_den, now);
 		}
-		/* Frames not made while stalled are gaps, not late frames. */
-		if (stalled && b->mode.streaming)
+		/*
+		 * Frames not made while stalled, or while the HDMI link is
+		 * away, are gaps, not late frames.
+		 */
+		if ((stalled || b->link_lost) && b->mode.streaming)
 			fw_pace_skip_to(&r->pace, now);
-		if (b->mode.streaming && !stalled &&
+		if (fw_board_producing(b) && !stalled &&
 		    now >= fw_pace_deadline(&r->pace))
 			fw_run_frame(r, now);
-		if (b->mode.streaming && fw_pace_deadline(&r->pace) < due)
+		if (fw_board_producing(b) && fw_pace_deadline(&r->pace) < due)
 			due = fw_pace_deadline(&r->pace);
 		if (f->hostile) {
 			fw_board_scribble(b, fw_run_rand(r), fw_run_rand(r));
@@ -308,8 +349,12 @@ void fw_run_once(struct fw_run *r)
 	if (ppoll(pfd, (nfds_t)n, &ts, NULL) <= 0)
 		return;
 	if (nsrv && fw_server_handle(&r->server, pfd, nsrv) && !hung &&
-	    !f->dead && fw_board_poll_request(b))
-		fw_run_notify(r, VCAP_VEC_STATUS);
+	    !f->dead) {
+		if (fw_board_poll_link(b))
+			fw_run_notify(r, VCAP_VEC_STATUS);
+		if (fw_board_poll_request(b))
+			fw_run_notify(r, VCAP_VEC_STATUS);
+	}
 	if (ictl >= 0 && (pfd[ictl].revents & POLLIN))
 		fw_ctl_serve(&r->ctl, fw_run_command, r);
 	if (isig >= 0 && (pfd[isig].revents & POLLIN))
@@ -321,6 +366,18 @@ int fw_run_loop(struct fw_run *r)
 	while (!r->quit)
 		fw_run_once(r);
 	return 0;
+}
+
+/* The HDMI receiver, as stats and the source command show it. */
+static void fw_run_link_stats(struct fw_run *r, FILE *out)
+{
+	const struct fw_hdmi *h = &r->board.hdmi;
+
+	fprintf(out, "link=%s\n", fw_hdmi_link_name(fw_hdmi_link_state(h)));
+	fprintf(out, "hdmi_source=%s\n", h->source.name);
+	fprintf(out, "hotplug=%s\n", h->hotplug ? "high" : "low");
+	fprintf(out, "edid_blocks=%u\n", h->edid_blocks);
+	fprintf(out, "link_gen=%u\n", h->link_gen);
 }
 
 static void fw_run_stats(struct fw_run *r, FILE *out)
@@ -342,6 +399,7 @@ static void fw_run_stats(struct fw_run *r, FILE *out)
 		fprintf(out, "mode=none\n");
 	fprintf(out, "mode_gen=%u\n", b->mode_gen);
 	fprintf(out, "source=%s\n", r->source->desc);
+	fw_run_link_stats(r, out);
 	fprintf(out, "pattern=%s\n", r->pattern_override >= 0 ?
 		fw_pattern_name((u32)r->pattern_override) :
 		fw_pattern_name(m->pattern));
@@ -399,8 +457,7 @@ static int fw_run_cmd_start(struct fw_run *r, int argc, char **argv,
 int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 {
 	struct fw_run *r = ctx;
-	struct fw_source *s;
-	char err[512];
+	char err[1024];
 	int p;
 
 	if (!strcmp(argv[0], "stats") && argc == 1) {
@@ -419,12 +476,11 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 		return 0;
 	}
 	if (!strcmp(argv[0], "source") && argc == 2) {
-		s = fw_source_parse(argv[1], err, sizeof(err));
-		if (!s) {
+		if (fw_run_set_source_spec(r, argv[1], err, sizeof(err))) {
 			fprintf(out, "%s", err);
 			return -1;
 		}
-		fw_run_set_source(r, s);
+		fw_run_link_stats(r, out);
 		return 0;
 	}
 	if (!strcmp(argv[0], "fault"))
@@ -439,7 +495,7 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 		fw_run_notify(r, VCAP_VEC_STATUS);
 		return 0;
 	}
-	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source SPEC | start FOURCC WxH FPS [PATTERN] | stop | %s",
+	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | %s",
 		argv[0], fw_fault_usage);
 	return -1;
 }

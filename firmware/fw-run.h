@@ -49,7 +49,15 @@ void fw_run_fini(struct fw_run *r);
 /* Replace the source (takes ownership). */
 void fw_run_set_source(struct fw_run *r, struct fw_source *s);
 
-/* Start a mode as a driver request would, without one: VCAP_ERR_*. */
+/*
+ * A source by name: an HDMI source (a timing name, none, unstable,
+ * out-of-range) plugs into the receiver; a frame source spec (pattern,
+ * y4m:FILE, raw:...) changes what frames show.  err names the problem.
+ */
+int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
+			   size_t errlen);
+
+/* Start a mode on the pattern generator as a driver request would, without one: VCAP_ERR_*. */
 int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
 		 u32 fps, u32 pattern);
 

@@ -108,6 +108,7 @@ static int request(struct vcap_board_ctrl *c, u32 cmd, u32 fourcc, u32 w,
 	q->interval_den = htole32(fps);
 	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
 	q->flags = 0;
+	q->input = htole32(VCAP_INPUT_TPG);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	t_wr32(&q->seq, seq);
 	if (regs)

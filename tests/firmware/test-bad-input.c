@@ -37,6 +37,7 @@ static void mkreq(struct vcap_board_request *q, u32 fourcc, u32 w, u32 h,
 	q->height = htole32(h);
 	q->interval_num = htole32(num);
 	q->interval_den = htole32(den);
+	q->input = htole32(VCAP_INPUT_TPG);
 }
 
 /* Every published mode and interval is accepted; nothing else is. */

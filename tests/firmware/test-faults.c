@@ -46,6 +46,7 @@ FIXTURE_SETUP(board)
 	q->interval_num = htole32(1);
 	q->interval_den = htole32(120);
 	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
+	q->input = htole32(VCAP_INPUT_TPG);
 	t_wr32(&q->seq, 1);
 }
 

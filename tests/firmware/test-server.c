@@ -67,6 +67,7 @@ static u32 send_request(struct vcap_board_ctrl *c, u32 cmd, u32 fourcc,
 	q->interval_den = htole32(fps);
 	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
 	q->flags = 0;
+	q->input = htole32(VCAP_INPUT_TPG);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	t_wr32(&q->seq, seq);
 	return seq;

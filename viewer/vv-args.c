@@ -35,7 +35,13 @@ void vv_args_usage(FILE *f)
 		"  -n, --frames N        exit after showing N frames\n"
 		"      --snapshot FILE   on exit, save what was shown as PNG\n"
 		"  -t, --timeout SEC     fail when no frame comes for SEC seconds\n"
-		"                        (default: never; %.0f with --frames)\n"
+		"                        while the source has a signal (default:\n"
+		"                        never; %.0f with --frames)\n"
+		"      --signal-timeout SEC\n"
+		"                        fail when the source has had no signal\n"
+		"                        for SEC seconds, at start or later; until\n"
+		"                        then NO SIGNAL is shown (default: as -t;\n"
+		"                        0 waits for ever)\n"
 		"      --fullscreen      start fullscreen\n"
 		"      --overlay         start with the overlay shown\n"
 		"  -v, --verbose         print the mode and a summary\n"
@@ -123,6 +129,7 @@ enum {
 	VV_OPT_OVERLAY,
 	VV_OPT_VERSION,
 	VV_OPT_STATS,
+	VV_OPT_SIGNAL_TIMEOUT,
 };
 
 int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
@@ -139,6 +146,8 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 		{ "frames", required_argument, NULL, 'n' },
 		{ "snapshot", required_argument, NULL, VV_OPT_SNAPSHOT },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "signal-timeout", required_argument, NULL,
+		  VV_OPT_SIGNAL_TIMEOUT },
 		{ "fullscreen", no_argument, NULL, VV_OPT_FULLSCREEN },
 		{ "overlay", no_argument, NULL, VV_OPT_OVERLAY },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -147,7 +156,7 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 		{ "version", no_argument, NULL, VV_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool timeout_set = false;
+	bool timeout_set = false, signal_timeout_set = false;
 	unsigned long long n;
 	double d;
 	int c;
@@ -215,6 +224,12 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 				return vv_bad(err, "bad timeout", optarg);
 			timeout_set = true;
 			break;
+		case VV_OPT_SIGNAL_TIMEOUT:
+			if (!vv_parse_double(optarg, 0, 1e6,
+					     &o->signal_timeout_s))
+				return vv_bad(err, "bad signal timeout", optarg);
+			signal_timeout_set = true;
+			break;
 		case VV_OPT_FULLSCREEN:
 			o->fullscreen = true;
 			break;
@@ -248,5 +263,7 @@ int vv_args_parse(int argc, char **argv, struct vv_options *o, FILE *out,
 		return vv_bad(err, "--card needs --output kms", o->card);
 	if (!timeout_set && o->frames)
 		o->timeout_s = VV_DEFAULT_FRAMES_TIMEOUT;
+	if (!signal_timeout_set)
+		o->signal_timeout_s = o->timeout_s;
 	return VV_ARGS_OK;
 }

@@ -23,6 +23,8 @@ struct vv_options {
 	const char *snapshot;		/* PNG written on exit */
 	double timeout_s;		/* give up after this long without a
 					 * frame; 0: never */
+	double signal_timeout_s;	/* give up after this long without a
+					 * signal; 0: never */
 	bool fullscreen;
 	bool overlay;
 	bool verbose;

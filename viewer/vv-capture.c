@@ -27,6 +27,7 @@ int vv_capture_init(struct vv_capture *c, struct vcap_source *src,
 		    struct vv_slot *slot)
 {
 	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
 	c->src = src;
 	c->slot = slot;
 	c->hold = vv_capture_hold_of(src);
@@ -38,6 +39,8 @@ int vv_capture_init(struct vv_capture *c, struct vcap_source *src,
 	}
 	atomic_init(&c->stop, false);
 	atomic_init(&c->failed, false);
+	c->signal.present = true;
+	c->signal.since_ns = vcap_now_ns();
 	return 0;
 }
 
@@ -52,6 +55,39 @@ const char *vv_capture_path(const struct vv_capture *c)
 		break;
 	}
 	return "test picture read in place";
+}
+
+void vv_capture_signal(struct vv_capture *c, struct vv_signal *out)
+{
+	pthread_mutex_lock(&c->lock);
+	*out = c->signal;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* The signal seen present or not; change, libvcap's, if one said so. */
+static void vv_capture_set_signal(struct vv_capture *c, bool present,
+				  const struct vcap_source_change *change)
+{
+	struct vv_signal *s = &c->signal;
+	uint64_t now = vcap_now_ns();
+
+	if (present == s->present && !change)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (present != s->present) {
+		if (present)
+			s->back++;
+		else
+			s->lost++;
+		if (!s->present)
+			s->absent_ns += now - s->since_ns;
+		s->present = present;
+		s->since_ns = now;
+	}
+	if (change)
+		s->change = *change;
+	s->changes++;
+	pthread_mutex_unlock(&c->lock);
 }
 
 static void vv_capture_fail(struct vv_capture *c, const char *what)
@@ -168,9 +204,17 @@ static void *vv_capture_thread(void *arg)
 			break;
 		}
 		r = vv_capture_next(c, &vf);
-		/* After a source change, frames come in the new mode. */
-		if (r == VCAP_TIMEOUT || r == VCAP_SOURCE_CHANGED)
+		if (r == VCAP_TIMEOUT)
 			continue;
+		/*
+		 * libvcap has re-queried the timings and reallocated, or
+		 * stopped without a signal: frames come in the new mode.
+		 */
+		if (r == VCAP_SOURCE_CHANGED) {
+			vv_capture_set_signal(c, vcap_source_has_signal(c->src),
+					      vcap_source_last_change(c->src));
+			continue;
+		}
 		if (r < 0) {
 			vv_capture_fail(c, r == VV_CAPTURE_POLL_FAILED ?
 						   strerror(errno) :
@@ -180,6 +224,11 @@ static void *vv_capture_thread(void *arg)
 		keep = !(vf.flags & (VCAP_FRAME_ERROR | VCAP_FRAME_NO_SIGNAL |
 				     VCAP_FRAME_TORN)) &&
 		       vv_capture_view(c, &vf);
+		/* Filler frames are a source without a signal too. */
+		if (vf.flags & VCAP_FRAME_NO_SIGNAL)
+			vv_capture_set_signal(c, false, NULL);
+		else if (keep)
+			vv_capture_set_signal(c, true, NULL);
 		vcap_stats_frame(c->stats, &vf);
 		if (!keep) {
 			if (vcap_source_release(c->src, &vf)) {
@@ -208,6 +257,11 @@ int vv_capture_start(struct vv_capture *c)
 		return -1;
 	}
 	atomic_store(&c->stop, false);
+	/* A DV input without a signal at start: waited for, not lost. */
+	pthread_mutex_lock(&c->lock);
+	c->signal.present = vcap_source_has_signal(c->src);
+	c->signal.since_ns = vcap_now_ns();
+	pthread_mutex_unlock(&c->lock);
 	if (pthread_create(&c->thread, NULL, vv_capture_thread, c)) {
 		snprintf(c->error, sizeof(c->error),
 			 "cannot start the capture thread");
@@ -240,8 +294,10 @@ void vv_capture_destroy(struct vv_capture *c)
 		free(c->frame);
 		c->frame = NULL;
 	}
-	if (c->stats)
+	if (c->stats) {
 		vcap_stats_destroy(c->stats);
+		pthread_mutex_destroy(&c->lock);
+	}
 	c->stats = NULL;
 }
 

@@ -4,7 +4,8 @@
  * to the one-slot buffer as a view of the source's own buffer, with no
  * copy.  A V4L2 buffer stays out of the driver's queue while the slot or
  * the UI holds it, and goes back when a newer frame replaces it.  The
- * thread never waits for the UI.
+ * thread never waits for the UI.  It also follows the source's signal,
+ * for the UI to show NO SIGNAL while there is none.
  */
 #ifndef VV_CAPTURE_H
 #define VV_CAPTURE_H
@@ -28,6 +29,23 @@ enum vv_hold {
 	VV_HOLD_STATIC,
 };
 
+/*
+ * The source's signal as the capture thread last saw it: from libvcap's
+ * source changes (a DV input losing its lock, finding timings again) and
+ * from frames the source flags as filler without a signal (a vcap
+ * board's VRAM).
+ */
+struct vv_signal {
+	bool present;
+	uint64_t lost;			/* times it went away */
+	uint64_t back;			/* times it came back, or first came */
+	uint64_t changes;		/* changes seen, for the UI to notice */
+	uint64_t since_ns;		/* when present last changed */
+	uint64_t absent_ns;		/* time without, up to since_ns */
+	/* The last libvcap change; count 0 if none came yet. */
+	struct vcap_source_change change;
+};
+
 struct vv_capture {
 	struct vcap_source *src;	/* capture thread only while running */
 	struct vv_slot *slot;
@@ -36,6 +54,8 @@ struct vv_capture {
 	enum vv_hold hold;
 	pthread_t thread;
 	bool running;			/* owner (UI) thread only */
+	pthread_mutex_t lock;
+	struct vv_signal signal;	/* protected by lock */
 	atomic_bool stop;
 	atomic_bool failed;		/* error[] is complete when set */
 	char error[320];		/* written before failed is set */
@@ -52,6 +72,9 @@ void vv_capture_destroy(struct vv_capture *c);
 
 /* The thread ended on an error (c->error says which). */
 bool vv_capture_failed(struct vv_capture *c);
+
+/* A copy of the signal's state, taken under its lock. */
+void vv_capture_signal(struct vv_capture *c, struct vv_signal *out);
 
 /* "v4l2-mmap held", "vram seqlock read" or "test static": for --stats. */
 const char *vv_capture_path(const struct vv_capture *c);

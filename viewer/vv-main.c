@@ -75,6 +75,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	vv_signals();
+	/* A script watching -v sees each signal change as it happens. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	src = vv_open_source(&opt);
 	if (!src)
@@ -105,9 +107,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vcap-view: %s\n", capture.error);
 		goto out_player;
 	}
+	/* Without a signal the mode is the one before: not worth saying. */
 	if (opt.verbose)
 		printf("vcap-view: %s: %s, %s output\n", opt.device,
-		       vcap_mode_str(&src->mode, modestr, sizeof(modestr)),
+		       vcap_source_has_signal(src) ?
+			       vcap_mode_str(&src->mode, modestr,
+					     sizeof(modestr)) :
+			       "no signal",
 		       sink.ops->name);
 	status = vv_player_run(&player);
 out_player:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The UI loop on the main thread. */
 #include "vv-player.h"
+#include "vv-card.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #define VV_PLAYER_WAIT_MS	10
 #define VV_OVERLAY_REFRESH_NS	500000000ull
 #define VV_STALL_NS		1000000000ull
+/* The card's count of seconds without a signal moves this often. */
+#define VV_CARD_REFRESH_NS	1000000000ull
 
 int vv_player_init(struct vv_player *p, const struct vv_options *opt,
 		   struct vv_sink *sink, struct vv_slot *slot,
@@ -45,6 +48,7 @@ void vv_player_destroy(struct vv_player *p)
 	vcap_stats_destroy(p->present);
 	p->present = NULL;
 	vv_overlay_free(&p->bitmap);
+	vv_overlay_free(&p->card);
 }
 
 static int vv_player_error(struct vv_player *p)
@@ -89,7 +93,7 @@ static int vv_player_snapshot(struct vv_player *p, const char *path)
 			 (unsigned long long)++p->snapshots);
 		path = name;
 	}
-	if (!p->have_frame) {
+	if (!p->have_frame && !p->card_up) {
 		fprintf(stderr, "vcap-view: no frame shown yet: no snapshot\n");
 		return -1;
 	}
@@ -127,7 +131,8 @@ static int vv_player_actions(struct vv_player *p, bool *redraw, bool *quit)
 			break;
 		case VV_ACTION_SNAPSHOT:
 			/* A failed snapshot is reported; the viewer goes on. */
-			if (vv_player_snapshot(p, NULL) && p->have_frame)
+			if (vv_player_snapshot(p, NULL) &&
+			    (p->have_frame || p->card_up))
 				fprintf(stderr, "vcap-view: snapshot: %s\n",
 					p->sink->error);
 			break;
@@ -150,6 +155,7 @@ static void vv_player_count(struct vv_player *p, const struct vv_frame *f)
 	vcap_stats_add(p->present, f->sequence, f->timestamp_ns, vcap_now_ns(),
 		       f->src ? f->view.flags : 0);
 	p->shown++;
+	p->shown_since_back++;
 	p->copies += f->copies;
 	p->copies_last = f->copies;
 	if (f->copies > p->copies_max)
@@ -169,6 +175,13 @@ static void vv_player_stats(const struct vv_player *p)
 	printf("vcap-view: stats: path: %s, %s\n",
 	       vv_capture_path(p->capture),
 	       p->sink->path[0] ? p->sink->path : "no frame shown");
+	printf("vcap-view: stats: signal lost %llu times, resumed %llu times, %.2f s without a signal, %llu frames shown since the signal last came\n",
+	       (unsigned long long)p->signal.lost,
+	       (unsigned long long)p->signal.back,
+	       (p->signal.absent_ns +
+		(p->signal.present ? 0 : vcap_now_ns() - p->signal.since_ns)) /
+		       1e9,
+	       (unsigned long long)p->shown_since_back);
 	vcap_stats_get(p->present, &s);
 	if (s.latency_samples)
 		printf("vcap-view: stats: latency, buffer timestamp to shown: p50 %.3f  p99 %.3f  max %.3f ms (%llu frames)\n",
@@ -206,12 +219,94 @@ int vv_player_prepare(struct vv_player *p, const struct vcap_mode *mode)
 	return 0;
 }
 
+/* The window's title: the source, and whether it has a signal. */
+static int vv_player_title(struct vv_player *p)
+{
+	char title[320];
+
+	snprintf(title, sizeof(title), "%s%s", p->opt->device,
+		 p->no_signal ? " - no signal" : "");
+	if (p->sink->ops->set_title(p->sink, title))
+		return vv_player_error(p);
+	return 0;
+}
+
+/* The NO SIGNAL card, with the source and how long it has been gone. */
+static int vv_player_card(struct vv_player *p, uint64_t now)
+{
+	uint32_t width = p->started ? p->mode.width : 640;
+	char detail[320];
+
+	snprintf(detail, sizeof(detail), "%s\nfor %.0f s", p->opt->device,
+		 (now - p->no_signal_ns) / 1e9);
+	if (vv_card_draw(&p->card, "NO SIGNAL", detail,
+			 vv_card_scale("NO SIGNAL", width))) {
+		fprintf(stderr, "vcap-view: out of memory\n");
+		return 1;
+	}
+	if (p->sink->ops->show_card(p->sink, &p->card))
+		return vv_player_error(p);
+	p->card_up = true;
+	p->card_ns = now;
+	return 0;
+}
+
+/*
+ * What the capture thread saw of the signal since the last look: the
+ * card and the title follow it, and -v says each change.
+ */
+static int vv_player_follow_signal(struct vv_player *p, uint64_t now)
+{
+	const struct vv_options *o = p->opt;
+	struct vv_signal sig;
+	char text[256];
+	bool lost, back;
+
+	vv_capture_signal(p->capture, &sig);
+	if (sig.changes == p->signal.changes)
+		return 0;
+	lost = !sig.present && !p->no_signal;
+	back = sig.present && p->no_signal;
+	if (o->verbose && sig.change.count != p->signal.change.count)
+		printf("vcap-view: %s: source change %llu: %s\n", o->device,
+		       (unsigned long long)sig.change.count,
+		       vcap_change_str(&sig.change, text, sizeof(text)));
+	else if (o->verbose && (lost || back))
+		printf("vcap-view: %s: signal %s\n", o->device,
+		       lost ? "lost" : "back");
+	p->signal = sig;
+	if (!lost && !back)
+		return 0;
+	p->no_signal = lost;
+	if (lost)
+		p->no_signal_ns = now;
+	else
+		p->shown_since_back = 0;
+	if (vv_player_title(p))
+		return 1;
+	/* The card stays up after the signal until a frame replaces it. */
+	return lost ? vv_player_card(p, now) : 0;
+}
+
 int vv_player_run(struct vv_player *p)
 {
 	const struct vv_options *o = p->opt;
 	uint64_t start = vcap_now_ns(), last_frame = start, last_overlay = 0;
 	uint64_t timeout_ns = (uint64_t)(o->timeout_s * 1e9);
+	uint64_t signal_timeout_ns = (uint64_t)(o->signal_timeout_s * 1e9);
 
+	/* A source without a signal at start: waited for, on the card. */
+	vv_capture_signal(p->capture, &p->signal);
+	if (!p->signal.present) {
+		p->no_signal = true;
+		p->no_signal_ns = start;
+		if (o->verbose)
+			printf("vcap-view: %s: no signal; waiting for one%s\n",
+			       o->device,
+			       signal_timeout_ns ? "" : " for as long as it takes");
+		if (vv_player_title(p) || vv_player_card(p, start))
+			return 1;
+	}
 	for (;;) {
 		bool redraw = false, quit = false, got, fresh;
 		uint64_t now;
@@ -228,15 +323,27 @@ int vv_player_run(struct vv_player *p)
 		 * sink) stays.
 		 */
 		got = vv_slot_take(p->slot, &p->frame, VV_PLAYER_WAIT_MS);
-		fresh = got && !p->paused;
 		now = vcap_now_ns();
 		if (!got && vv_capture_failed(p->capture) &&
 		    vv_slot_closed(p->slot)) {
 			fprintf(stderr, "vcap-view: %s\n", p->capture->error);
 			return 1;
 		}
-		if (got)
+		/*
+		 * Looked at after the take: a frame taken once the signal
+		 * is known gone is one from before, not shown over the card.
+		 */
+		if (vv_player_follow_signal(p, now))
+			return 1;
+		fresh = got && !p->paused && !p->no_signal;
+		if (got || p->no_signal)
 			last_frame = now;
+		if (p->no_signal && signal_timeout_ns &&
+		    now - p->no_signal_ns > signal_timeout_ns) {
+			fprintf(stderr, "vcap-view: %s: no signal for %.1f s\n",
+				o->device, (now - p->no_signal_ns) / 1e9);
+			return 1;
+		}
 		if (fresh) {
 			if (!p->started ||
 			    vv_mode_changed(&p->mode, &p->frame->mode)) {
@@ -262,6 +369,12 @@ int vv_player_run(struct vv_player *p)
 
 			nanosleep(&ts, NULL);
 		}
+		if (p->no_signal) {
+			if ((redraw || now - p->card_ns >= VV_CARD_REFRESH_NS) &&
+			    vv_player_card(p, now))
+				return 1;
+			continue;
+		}
 		/* The overlay's figures move even when frames do not. */
 		if (p->overlay && p->have_frame &&
 		    now - last_overlay >= VV_OVERLAY_REFRESH_NS)
@@ -280,12 +393,14 @@ int vv_player_run(struct vv_player *p)
 				p->torn++;
 			else if (fresh)
 				vv_player_count(p, p->frame);
+			if (fresh && r != VV_SINK_TORN)
+				p->card_up = false;
 		}
 		if (o->frames && p->shown >= o->frames)
 			break;
 	}
 	if (o->snapshot && vv_player_snapshot(p, o->snapshot))
-		return p->have_frame ? vv_player_error(p) : 1;
+		return p->have_frame || p->card_up ? vv_player_error(p) : 1;
 	if (o->verbose)
 		printf("vcap-view: %llu frames shown in %.2f s\n",
 		       (unsigned long long)p->shown,

@@ -2,6 +2,8 @@
 /*
  * The UI loop on the main thread: takes the newest frame from the slot,
  * shows it through the sink, keeps the overlay and acts on the keys.
+ * While the source has no signal it shows the NO SIGNAL card instead,
+ * and waits for the signal to come back.
  */
 #ifndef VV_PLAYER_H
 #define VV_PLAYER_H
@@ -34,6 +36,14 @@ struct vv_player {
 	/* The frames shown, timed from their buffer timestamp to the show. */
 	struct vcap_stats *present;
 	struct vv_overlay_bitmap bitmap;
+	/* The source's signal, as the capture thread reports it. */
+	struct vv_signal signal;	/* as read last */
+	bool no_signal;			/* none now: frames are not shown */
+	bool card_up;			/* the card is on screen */
+	uint64_t no_signal_ns;		/* when the UI saw it go */
+	uint64_t card_ns;		/* when the card was drawn last */
+	uint64_t shown_since_back;	/* frames shown since it came back */
+	struct vv_overlay_bitmap card;
 };
 
 int vv_player_init(struct vv_player *p, const struct vv_options *opt,

@@ -252,6 +252,27 @@ static void vv_kms_handle_events(struct vv_kms *k, int timeout_ms)
 	}
 }
 
+/* Put buffer[back] on screen, on vblank when the driver can flip. */
+static int vv_kms_flip(struct vv_sink *s, int back)
+{
+	struct vv_kms *k = s->priv;
+	struct vv_kms_buffer *b = &k->buf[back];
+
+	if (!k->use_setcrtc &&
+	    drmModePageFlip(k->fd, k->crtc_id, b->fb_id,
+			    DRM_MODE_PAGE_FLIP_EVENT, k) == 0) {
+		k->flip_pending = true;
+	} else {
+		k->use_setcrtc = true;
+		if (drmModeSetCrtc(k->fd, k->crtc_id, b->fb_id, 0, 0,
+				   &k->connector_id, 1, &k->mode))
+			return vv_sink_fail(s, "%s: set CRTC: %s", k->card,
+					    strerror(errno));
+	}
+	k->front = back;
+	return 0;
+}
+
 static int vv_kms_show(struct vv_sink *s, struct vv_frame *f,
 		       const struct vv_overlay_bitmap *ov)
 {
@@ -276,19 +297,37 @@ static int vv_kms_show(struct vv_sink *s, struct vv_frame *f,
 	if (ov)
 		vv_overlay_blend(ov, b->map, k->mode.hdisplay, k->mode.vdisplay,
 				 b->pitch);
-	if (!k->use_setcrtc &&
-	    drmModePageFlip(k->fd, k->crtc_id, b->fb_id,
-			    DRM_MODE_PAGE_FLIP_EVENT, k) == 0) {
-		k->flip_pending = true;
-	} else {
-		k->use_setcrtc = true;
-		if (drmModeSetCrtc(k->fd, k->crtc_id, b->fb_id, 0, 0,
-				   &k->connector_id, 1, &k->mode))
-			return vv_sink_fail(s, "%s: set CRTC: %s", k->card,
-					    strerror(errno));
-	}
-	k->front = back;
-	return 0;
+	return vv_kms_flip(s, back);
+}
+
+static int vv_kms_show_card(struct vv_sink *s,
+			    const struct vv_overlay_bitmap *card)
+{
+	struct vv_kms *k = s->priv;
+	int back = !k->front;
+	struct vv_kms_buffer *b = &k->buf[back];
+	int w = k->mode.hdisplay, h = k->mode.vdisplay;
+	int x = card->width < w ? (w - card->width) / 2 : 0;
+	int y = card->height < h ? (h - card->height) / 2 : 0;
+
+	vv_kms_handle_events(k, VV_KMS_FLIP_WAIT_MS);
+	if (k->flip_pending)
+		return vv_sink_fail(s, "%s: page flip did not complete",
+				    k->card);
+	memset(b->map, 0, b->size);
+	/* Centred; a card wider than the screen is clipped, not scaled. */
+	vv_overlay_blend(card,
+			 (uint32_t *)((uint8_t *)b->map + (size_t)y * b->pitch) +
+				 x,
+			 w - x, h - y, b->pitch);
+	return vv_kms_flip(s, back);
+}
+
+static int vv_kms_set_title(struct vv_sink *s, const char *title)
+{
+	(void)s;
+	(void)title;
+	return 0;	/* a console has no title */
 }
 
 static int vv_kms_poll(struct vv_sink *s, enum vv_action *actions, int max)
@@ -366,6 +405,8 @@ const struct vv_sink_ops vv_sink_kms_ops = {
 	.init = vv_kms_init,
 	.start = vv_kms_start,
 	.show = vv_kms_show,
+	.show_card = vv_kms_show_card,
+	.set_title = vv_kms_set_title,
 	.poll = vv_kms_poll,
 	.set_fullscreen = vv_kms_set_fullscreen,
 	.snapshot = vv_kms_snapshot,

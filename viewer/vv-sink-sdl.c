@@ -20,11 +20,14 @@ struct vv_sdl {
 	SDL_Texture *overlay;		/* ARGB8888, blended */
 	int overlay_w, overlay_h;	/* size of the overlay texture */
 	bool overlay_shown;		/* the last show drew it */
+	SDL_Texture *card;		/* ARGB8888: shown with no frame */
+	int card_w, card_h;
+	bool card_shown;		/* until the next frame */
 	const struct vv_uploader *uploader;
 	struct vcap_mode mode;
 	uint32_t *xmap;			/* identity column map, mode.width */
 	bool have_frame;		/* texture[front] holds a frame */
-	bool sized;			/* the window took a frame's size */
+	int auto_w, auto_h;		/* the size the viewer gave the window */
 };
 
 static int vv_sdl_fail(struct vv_sink *s, const char *what)
@@ -46,14 +49,24 @@ static void vv_sdl_fit_screen(int *w, int *h)
 	}
 }
 
+/*
+ * The window takes each new mode's size, until the user sizes it
+ * otherwise: a window still at the size the viewer gave it.
+ */
 static void vv_sdl_size_window(struct vv_sdl *d, int w, int h)
 {
 	int cw, ch;
 
-	vv_sdl_fit_screen(&w, &h);
+	if (SDL_GetWindowFlags(d->window) &
+	    (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_MAXIMIZED))
+		return;
 	SDL_GetWindowSize(d->window, &cw, &ch);
+	if (cw != d->auto_w || ch != d->auto_h)
+		return;
+	vv_sdl_fit_screen(&w, &h);
 	if (cw != w || ch != h)
 		SDL_SetWindowSize(d->window, w, h);
+	SDL_GetWindowSize(d->window, &d->auto_w, &d->auto_h);
 }
 
 /*
@@ -101,6 +114,7 @@ static int vv_sdl_init(struct vv_sink *s, const struct vv_sink_config *cfg)
 				     SDL_WINDOWPOS_UNDEFINED, w, h, flags);
 	if (!d->window)
 		return vv_sdl_fail(s, "cannot open a window");
+	SDL_GetWindowSize(d->window, &d->auto_w, &d->auto_h);
 	d->renderer = SDL_CreateRenderer(d->window, -1, 0);
 	if (!d->renderer)
 		return vv_sdl_fail(s, "cannot create a renderer");
@@ -178,38 +192,34 @@ static int vv_sdl_start(struct vv_sink *s, const struct vcap_mode *mode)
 		return vv_sink_fail(s, "out of memory");
 	for (uint32_t i = 0; i < mode->width; i++)
 		d->xmap[i] = i;
-	/* The window takes the frame's size until the user resizes it. */
-	if (!d->sized && !(SDL_GetWindowFlags(d->window) &
-			   (SDL_WINDOW_FULLSCREEN | SDL_WINDOW_MAXIMIZED)))
-		vv_sdl_size_window(d, mode->width, mode->height);
-	d->sized = true;
+	vv_sdl_size_window(d, mode->width, mode->height);
 	d->uploader = up;
 	d->mode = *mode;
 	vv_sdl_describe(s, up, mode);
 	return 0;
 }
 
-static int vv_sdl_update_overlay(struct vv_sink *s,
-				 const struct vv_overlay_bitmap *ov)
+/* A bitmap into its blended texture, made again when its size changes. */
+static int vv_sdl_update_bitmap(struct vv_sink *s, SDL_Texture **tex,
+				int *w, int *h,
+				const struct vv_overlay_bitmap *bm)
 {
 	struct vv_sdl *d = s->priv;
 
-	if (!d->overlay || d->overlay_w != ov->width ||
-	    d->overlay_h != ov->height) {
-		if (d->overlay)
-			SDL_DestroyTexture(d->overlay);
-		d->overlay = SDL_CreateTexture(d->renderer,
-					       SDL_PIXELFORMAT_ARGB8888,
-					       SDL_TEXTUREACCESS_STREAMING,
-					       ov->width, ov->height);
-		if (!d->overlay)
+	if (!*tex || *w != bm->width || *h != bm->height) {
+		if (*tex)
+			SDL_DestroyTexture(*tex);
+		*tex = SDL_CreateTexture(d->renderer, SDL_PIXELFORMAT_ARGB8888,
+					 SDL_TEXTUREACCESS_STREAMING,
+					 bm->width, bm->height);
+		if (!*tex)
 			return vv_sdl_fail(s, "cannot create a texture");
-		SDL_SetTextureBlendMode(d->overlay, SDL_BLENDMODE_BLEND);
-		d->overlay_w = ov->width;
-		d->overlay_h = ov->height;
+		SDL_SetTextureBlendMode(*tex, SDL_BLENDMODE_BLEND);
+		*w = bm->width;
+		*h = bm->height;
 	}
-	if (SDL_UpdateTexture(d->overlay, NULL, ov->pixels, ov->width * 4))
-		return vv_sdl_fail(s, "cannot update the overlay");
+	if (SDL_UpdateTexture(*tex, NULL, bm->pixels, bm->width * 4))
+		return vv_sdl_fail(s, "cannot update a bitmap texture");
 	return 0;
 }
 
@@ -230,7 +240,18 @@ static int vv_sdl_draw(struct vv_sink *s)
 	SDL_RenderSetViewport(d->renderer, NULL);
 	SDL_SetRenderDrawColor(d->renderer, 0, 0, 0, 255);
 	SDL_RenderClear(d->renderer);
-	if (d->have_frame) {
+	if (d->card_shown && d->card) {
+		/* At its size, centred; fitted only to a smaller output. */
+		if (d->card_w > w || d->card_h > h)
+			r = vv_fit_rect(d->card_w, d->card_h, w, h);
+		else
+			r = (struct vv_rect){ (w - d->card_w) / 2,
+					      (h - d->card_h) / 2, d->card_w,
+					      d->card_h };
+		dst = (SDL_Rect){ r.x, r.y, r.w, r.h };
+		if (SDL_RenderCopy(d->renderer, d->card, NULL, &dst))
+			return vv_sdl_fail(s, "cannot draw the card");
+	} else if (d->have_frame) {
 		r = vv_fit_rect(d->mode.width, d->mode.height, w, h);
 		dst = (SDL_Rect){ r.x, r.y, r.w, r.h };
 		if (SDL_RenderCopy(d->renderer, d->texture[d->front], NULL,
@@ -265,13 +286,38 @@ static int vv_sdl_show(struct vv_sink *s, struct vv_frame *f,
 			return VV_SINK_TORN;
 		d->front = back;
 		d->have_frame = true;
+		d->card_shown = false;
 	}
 	d->overlay_shown = ov != NULL;
-	if (ov && vv_sdl_update_overlay(s, ov))
+	if (ov && vv_sdl_update_bitmap(s, &d->overlay, &d->overlay_w,
+				       &d->overlay_h, ov))
 		return -1;
 	if (vv_sdl_draw(s))
 		return -1;
 	SDL_RenderPresent(d->renderer);
+	return 0;
+}
+
+static int vv_sdl_show_card(struct vv_sink *s,
+			    const struct vv_overlay_bitmap *card)
+{
+	struct vv_sdl *d = s->priv;
+
+	if (vv_sdl_update_bitmap(s, &d->card, &d->card_w, &d->card_h, card))
+		return -1;
+	d->card_shown = true;
+	d->overlay_shown = false;
+	if (vv_sdl_draw(s))
+		return -1;
+	SDL_RenderPresent(d->renderer);
+	return 0;
+}
+
+static int vv_sdl_set_title(struct vv_sink *s, const char *title)
+{
+	struct vv_sdl *d = s->priv;
+
+	SDL_SetWindowTitle(d->window, title);
 	return 0;
 }
 
@@ -388,6 +434,8 @@ static void vv_sdl_destroy(struct vv_sink *s)
 	if (!d)
 		return;
 	vv_sdl_stop(s);
+	if (d->card)
+		SDL_DestroyTexture(d->card);
 	if (d->renderer)
 		SDL_DestroyRenderer(d->renderer);
 	if (d->window)
@@ -403,6 +451,8 @@ const struct vv_sink_ops vv_sink_sdl_ops = {
 	.init = vv_sdl_init,
 	.start = vv_sdl_start,
 	.show = vv_sdl_show,
+	.show_card = vv_sdl_show_card,
+	.set_title = vv_sdl_set_title,
 	.poll = vv_sdl_poll,
 	.set_fullscreen = vv_sdl_set_fullscreen,
 	.snapshot = vv_sdl_snapshot,

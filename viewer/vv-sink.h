@@ -51,6 +51,15 @@ struct vv_sink_ops {
 	 */
 	int (*show)(struct vv_sink *s, struct vv_frame *f,
 		    const struct vv_overlay_bitmap *ov);
+	/*
+	 * Show no frame: black, with card centred (scaled down if the
+	 * output is smaller).  It stays, through show(NULL) redraws, until
+	 * the next frame is shown.
+	 */
+	int (*show_card)(struct vv_sink *s,
+			 const struct vv_overlay_bitmap *card);
+	/* The window's title; an output without one ignores it. */
+	int (*set_title)(struct vv_sink *s, const char *title);
 	/* Collect user actions without waiting; returns how many. */
 	int (*poll)(struct vv_sink *s, enum vv_action *actions, int max);
 	int (*set_fullscreen)(struct vv_sink *s, bool on);

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The board's HDMI receiver through its control page, as a driver sees
+ * it: EDID and hotplug, the published link, START on the HDMI input, and
+ * the stream following the source through the control command.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "vtest.h"
+#include "fw-run.h"
+#include "fw-test.h"
+#include "vcap-timings.h"
+
+FIXTURE(hdmi) {
+	struct fw_run *r;
+	struct vcap_board_ctrl *c;
+	char out[2048];		/* the last command's answer */
+};
+
+FIXTURE_SETUP(hdmi)
+{
+	char path[] = "/tmp/vcap-hdmi-XXXXXX", err[256];
+	int fd;
+
+	/* Steady timing on a busy host, where allowed. */
+	{
+		struct sched_param sp = { .sched_priority = 10 };
+
+		sched_setscheduler(0, SCHED_FIFO, &sp);
+	}
+	self->r = calloc(1, sizeof(*self->r));
+	ASSERT_TRUE(self->r);
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	/* Three 1920x1080 YUYV slots and more. */
+	ASSERT_EQ(fw_run_init(self->r, path, 16 << 20, NULL, NULL, err,
+			      sizeof(err)), 0);
+	unlink(path);
+	self->c = self->r->board.ctrl;
+}
+
+FIXTURE_TEARDOWN(hdmi)
+{
+	if (self->r)
+		fw_run_fini(self->r);
+	free(self->r);
+}
+
+static void run_ms(struct fw_run *r, unsigned int ms)
+{
+	u64 end = fw_now_ns() + ms * 1000000ull;
+
+	while (fw_now_ns() < end)
+		fw_run_once(r);
+}
+
+/* A control command, its answer kept in out. */
+static int cmd(struct fw_run *r, char *out, size_t outlen, const char *line)
+{
+	char buf[256], *argv[8], *save, *tok;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int argc = 0, ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 8;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	ret = fw_run_command(r, argc, argv, f);
+	fclose(f);
+	snprintf(out, outlen, "%s", text ? text : "");
+	free(text);
+	return ret;
+}
+
+#define CMD(line)	cmd(self->r, self->out, sizeof(self->out), line)
+
+/* A request the way a driver writes it; returns status.error for it. */
+static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
+		   u32 h, u32 num, u32 den)
+{
+	struct vcap_board_ctrl *c = r->board.ctrl;
+	struct vcap_board_request *q = &c->request;
+	u32 seq = t_rd32(&c->status.ack_seq) + 1;
+	u64 end = fw_now_ns() + 1000000000ull;
+
+	q->cmd = htole32(cmd);
+	q->fourcc = htole32(fourcc);
+	q->width = htole32(w);
+	q->height = htole32(h);
+	q->bytesperline = 0;
+	q->interval_num = htole32(num);
+	q->interval_den = htole32(den);
+	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
+	q->flags = 0;
+	q->input = htole32(input);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t_wr32(&q->seq, seq);
+	while (t_rd32(&c->status.ack_seq) != seq && fw_now_ns() < end)
+		fw_run_once(r);
+	if (t_rd32(&c->status.ack_seq) != seq)
+		return ~0u;
+	return t_rd32(&c->status.error);
+}
+
+static u32 start_hdmi(struct fw_run *r, u32 w, u32 h, u32 den)
+{
+	return request(r, VCAP_CMD_START, VCAP_INPUT_HDMI, VCAP_FMT_YUYV, w, h,
+		       1, den);
+}
+
+/* An EDID of n blocks: base block with the header, extensions after. */
+static void make_edid(u8 *d, u32 n)
+{
+	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	u32 i, j;
+	u8 sum;
+
+	memset(d, 0, VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE);
+	memcpy(d, header, sizeof(header));
+	d[8] = 0x59;		/* manufacturer "VCP" and anything after */
+	d[9] = 0x50;
+	d[18] = 1;		/* EDID 1.3 */
+	d[19] = 3;
+	d[126] = (u8)(n - 1);	/* extension count */
+	for (i = 0; i < n; i++) {
+		u8 *b = d + i * VCAP_EDID_BLOCK_SIZE;
+
+		if (i) {
+			b[0] = 0x02;	/* CTA-861 extension */
+			b[1] = 0x03;
+		}
+		sum = 0;
+		for (j = 0; j < VCAP_EDID_BLOCK_SIZE - 1; j++)
+			sum += b[j];
+		b[VCAP_EDID_BLOCK_SIZE - 1] = (u8)(0x100 - sum);
+	}
+}
+
+/* As the driver does: data, blocks, barrier, gen bumped. */
+static void write_edid(struct vcap_board_ctrl *c, const u8 *d, u32 blocks)
+{
+	memcpy(c->edid.data, d, sizeof(c->edid.data));
+	t_wr32(&c->edid.blocks, blocks);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t_wr32(&c->edid.gen, t_rd32(&c->edid.gen) + 1);
+}
+
+static void plug(struct fw_run *r)
+{
+	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+
+	make_edid(d, 1);
+	write_edid(r->board.ctrl, d, 1);
+	run_ms(r, 10);
+}
+
+static u32 link_state(const struct vcap_board_ctrl *c)
+{
+	return t_rd32(&c->link.state);
+}
+
+/* The published timing is the named one, field for field. */
+static bool link_timing_is(const struct vcap_board_ctrl *c, const char *name)
+{
+	const struct vcap_timing_def *d = vcap_timings_by_name(name);
+	struct vcap_timing t;
+
+	return d && !vcap_timing_from_board(&c->link.timing, &t) &&
+	       !memcmp(&t, &d->t, sizeof(t));
+}
+
+static bool timing_is_zero(const struct vcap_board_ctrl *c)
+{
+	static const struct vcap_board_timing zero;
+
+	return !memcmp(&c->link.timing, &zero, sizeof(zero));
+}
+
+static u64 frames(const struct fw_run *r)
+{
+	return t_rd64(&r->board.ctrl->status.frames_produced);
+}
+
+TEST_F(hdmi, comes_up_with_hotplug_low_and_1080p60_plugged_in)
+{
+	EXPECT_TRUE(t_rd32(&self->c->info.caps) & VCAP_CAP_HDMI);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
+	EXPECT_NE(t_rd32(&self->c->link.gen), 0);
+	EXPECT_TRUE(timing_is_zero(self->c));
+	ASSERT_EQ(CMD("stats"), 0);
+	EXPECT_TRUE(strstr(self->out, "hdmi_source=1080p60\n"));
+	EXPECT_TRUE(strstr(self->out, "hotplug=low\n"));
+}
+
+TEST_F(hdmi, good_edid_locks_to_the_source)
+{
+	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+	u32 gen;
+
+	run_ms(self->r, 10);
+	gen = t_rd32(&self->c->link.gen);
+	plug(self->r);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+	EXPECT_TRUE(link_timing_is(self->c, "1080p60"));
+	EXPECT_EQ(t_rd64(&self->c->link.timing.pixelclock), 148500000);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
+	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 1);
+
+	/* Four blocks, the most the receiver holds, are as good as one. */
+	make_edid(d, VCAP_EDID_MAX_BLOCKS);
+	write_edid(self->c, d, 0);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+	EXPECT_TRUE(timing_is_zero(self->c));
+	write_edid(self->c, d, VCAP_EDID_MAX_BLOCKS);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 3);
+	/* Nothing changed, nothing published. */
+	run_ms(self->r, 60);
+	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 3);
+}
+
+TEST_F(hdmi, bad_edids_drive_hotplug_low)
+{
+	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+	static const char * const what[] = {
+		"bad checksum", "bad checksum in an extension", "bad header",
+		"too many blocks", "blocks ~0", "no blocks",
+	};
+	unsigned int i;
+	u32 blocks, gen;
+
+	for (i = 0; i < ARRAY_SIZE(what); i++) {
+		plug(self->r);
+		ASSERT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+		gen = t_rd32(&self->c->link.gen);
+		make_edid(d, 2);
+		blocks = 2;
+		switch (i) {
+		case 0:
+			d[20] ^= 0x10;
+			break;
+		case 1:
+			d[VCAP_EDID_BLOCK_SIZE + 5] += 1;
+			break;
+		case 2:
+			/* Sums to 0 still, but the header is wrong. */
+			d[1] = 0xfe;
+			d[2] = 0x00;
+			break;
+		case 3:
+			/* Four good blocks, and a count past them. */
+			make_edid(d, VCAP_EDID_MAX_BLOCKS);
+			blocks = VCAP_EDID_MAX_BLOCKS + 1;
+			break;
+		case 4:
+			blocks = ~0u;
+			break;
+		default:
+			blocks = 0;
+			break;
+		}
+		write_edid(self->c, d, blocks);
+		run_ms(self->r, 10);
+		TH_LOG("%s", what[i]);
+		EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+		EXPECT_TRUE(timing_is_zero(self->c));
+		EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 1);
+		/* The source still drives +5V: only hotplug is low. */
+		EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
+	}
+}
+
+TEST_F(hdmi, edid_is_taken_on_a_new_generation_only)
+{
+	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+
+	/* Written, but gen not bumped: not taken yet. */
+	make_edid(d, 1);
+	memcpy(self->c->edid.data, d, sizeof(d));
+	t_wr32(&self->c->edid.blocks, 1);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+	t_wr32(&self->c->edid.gen, 1);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+	/* Scribbled after it was taken: the snapshot stands. */
+	memset(self->c->edid.data, 0x5a, sizeof(self->c->edid.data));
+	t_wr32(&self->c->edid.blocks, 9);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+}
+
+TEST_F(hdmi, start_on_hdmi_is_checked_against_the_link)
+{
+	/* Hotplug low: no link; the pattern generator does not care. */
+	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NO_LINK);
+	EXPECT_EQ(request(self->r, VCAP_CMD_START, VCAP_INPUT_TPG,
+			  VCAP_FMT_YUYV, 1280, 720, 1, 60), VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_EQ(request(self->r, VCAP_CMD_STOP, 0, 0, 0, 0, 0, 0),
+		  VCAP_ERR_NONE);
+
+	plug(self->r);
+	EXPECT_EQ(start_hdmi(self->r, 1280, 720, 60), VCAP_ERR_TIMINGS);
+	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 30), VCAP_ERR_TIMINGS);
+	EXPECT_EQ(request(self->r, VCAP_CMD_START, 7, VCAP_FMT_YUYV, 1920,
+			  1080, 1, 60), VCAP_ERR_BAD_INPUT);
+	EXPECT_EQ(request(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+			  VCAP_FMT_YUYV, 1920, 1080, 2, 120), VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_EQ(t_rd32(&self->c->status.width), 1920);
+	run_ms(self->r, 100);
+	EXPECT_GT(frames(self->r), 2);
+	/* Any format at the source's size. */
+	EXPECT_EQ(request(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+			  VCAP_FMT_NV12, 1920, 1080, 1, 60), VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.fourcc), VCAP_FMT_NV12);
+}
+
+TEST_F(hdmi, lost_source_stops_frames_and_its_return_resumes_them)
+{
+	u64 f, seq, hb;
+	u32 gen, slot;
+
+	plug(self->r);
+	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
+	run_ms(self->r, 100);
+	ASSERT_GT(frames(self->r), 2);
+	gen = t_rd32(&self->c->status.mode_gen);
+
+	ASSERT_EQ(CMD("source none"), 0);
+	EXPECT_TRUE(strstr(self->out, "link=no-signal\n"));
+	run_ms(self->r, 10);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), 0);
+	f = frames(self->r);
+	seq = t_rd64(&self->c->status.latest_seq);
+	hb = t_rd64(&self->c->status.heartbeat);
+	run_ms(self->r, 300);
+	EXPECT_EQ(frames(self->r), f);
+	EXPECT_EQ(t_rd64(&self->c->status.latest_seq), seq);
+	/* Alive all the same: a heartbeat at least every 100 ms. */
+	EXPECT_GE(t_rd64(&self->c->status.heartbeat), hb + 3);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+
+	/* A signal without lock is no better. */
+	ASSERT_EQ(CMD("source unstable"), 0);
+	EXPECT_TRUE(strstr(self->out, "link=unstable\n"));
+	run_ms(self->r, 100);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_UNSTABLE);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
+	EXPECT_TRUE(timing_is_zero(self->c));
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	EXPECT_EQ(frames(self->r), f);
+
+	ASSERT_EQ(CMD("source 1080p60"), 0);
+	EXPECT_TRUE(strstr(self->out, "link=locked\n"));
+	run_ms(self->r, 200);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_GT(frames(self->r), f + 5);
+	EXPECT_GT(t_rd64(&self->c->status.latest_seq), seq);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+	slot = t_rd32(&self->c->status.latest_slot);
+	ASSERT_LT(slot, VCAP_MAX_SLOTS);
+	EXPECT_EQ(t_rd32(&self->c->slots[slot].mode_gen), gen);
+}
+
+TEST_F(hdmi, hotplug_low_while_streaming_stops_frames)
+{
+	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+	u64 f;
+
+	plug(self->r);
+	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
+	run_ms(self->r, 50);
+	make_edid(d, 1);
+	write_edid(self->c, d, 0);
+	run_ms(self->r, 10);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	f = frames(self->r);
+	run_ms(self->r, 100);
+	EXPECT_EQ(frames(self->r), f);
+	write_edid(self->c, d, 1);
+	run_ms(self->r, 100);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_GT(frames(self->r), f);
+}
+
+TEST_F(hdmi, another_timing_waits_for_a_new_start)
+{
+	u64 f;
+	u32 gen;
+
+	plug(self->r);
+	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
+	run_ms(self->r, 50);
+	gen = t_rd32(&self->c->status.mode_gen);
+
+	ASSERT_EQ(CMD("source 720p60"), 0);
+	EXPECT_TRUE(strstr(self->out, "link=locked\n"));
+	EXPECT_TRUE(strstr(self->out, "hdmi_source=720p60\n"));
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
+	EXPECT_TRUE(link_timing_is(self->c, "720p60"));
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	f = frames(self->r);
+	run_ms(self->r, 200);
+	EXPECT_EQ(frames(self->r), f);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+
+	/* The old mode is refused now, and leaves things as they are. */
+	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_TIMINGS);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	run_ms(self->r, 50);
+	EXPECT_EQ(frames(self->r), f);
+
+	EXPECT_EQ(start_hdmi(self->r, 1280, 720, 60), VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_GT(t_rd32(&self->c->status.mode_gen), gen);
+	EXPECT_EQ(t_rd32(&self->c->status.width), 1280);
+	run_ms(self->r, 100);
+	EXPECT_GT(frames(self->r), f + 2);
+}
+
+TEST_F(hdmi, out_of_range_source_is_locked_but_not_capturable)
+{
+	struct vcap_timing t;
+
+	plug(self->r);
+	ASSERT_EQ(CMD("source out-of-range"), 0);
+	EXPECT_TRUE(strstr(self->out, "link=out-of-range\n"));
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_OUT_OF_RANGE);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
+	/* A sane measurement of a timing the board does not know. */
+	ASSERT_EQ(vcap_timing_from_board(&self->c->link.timing, &t), 0);
+	EXPECT_EQ(t.width, 4096);
+	EXPECT_EQ(t.height, 2160);
+	EXPECT_FALSE(vcap_timings_match(&t));
+	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NO_LINK);
+}
+
+TEST_F(hdmi, scribbled_link_is_repaired_and_never_believed)
+{
+	u32 gen;
+
+	plug(self->r);
+	ASSERT_EQ(CMD("source none"), 0);
+	run_ms(self->r, 10);
+	gen = t_rd32(&self->c->link.gen);
+	/* A user makes the page say 1080p60 is locked. */
+	ASSERT_EQ(CMD("source 1080p60"), 0);
+	run_ms(self->r, 10);
+	ASSERT_EQ(CMD("source none"), 0);
+	t_wr32(&self->c->link.state, VCAP_LINK_LOCKED);
+	t_wr32(&self->c->link.timing.width, 1920);
+	t_wr32(&self->c->link.gen, 0xdead);
+	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NO_LINK);
+	run_ms(self->r, 10);
+	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
+	EXPECT_TRUE(timing_is_zero(self->c));
+	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 3);
+	EXPECT_EQ(t_rd32(&self->c->link.flags), 0);
+}
+
+TEST_F(hdmi, unknown_source_names_the_known_ones)
+{
+	u32 gen;
+
+	run_ms(self->r, 10);
+	gen = t_rd32(&self->c->link.gen);
+	EXPECT_NE(CMD("source bogus"), 0);
+	EXPECT_TRUE(strstr(self->out, "'bogus'"));
+	EXPECT_TRUE(strstr(self->out, "640x480p60"));
+	EXPECT_TRUE(strstr(self->out, "1080p60"));
+	EXPECT_TRUE(strstr(self->out, "2160p60"));
+	EXPECT_TRUE(strstr(self->out, "none unstable out-of-range"));
+	EXPECT_NE(CMD("source 1080p59"), 0);
+	EXPECT_NE(CMD("source"), 0);
+	run_ms(self->r, 10);
+	EXPECT_EQ(t_rd32(&self->c->link.gen), gen);
+	ASSERT_EQ(CMD("stats"), 0);
+	EXPECT_TRUE(strstr(self->out, "hdmi_source=1080p60\n"));
+	/* Frame sources still go by the same command. */
+	EXPECT_EQ(CMD("source pattern"), 0);
+}
+
+VTEST_MAIN()

@@ -243,6 +243,37 @@ TEST_F(fw, garbage_client_is_dropped_and_service_goes_on)
 	rmdir(self->dir);
 }
 
+/* A new EDID and the doorbell: the link locks, a status interrupt says so. */
+TEST_F(fw, edid_behind_the_doorbell_raises_a_link_change)
+{
+	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	struct vcap_board_ctrl *ctrl;
+	struct ivc c;
+	char err[256];
+	u32 gen, i;
+	u8 sum = 0;
+
+	ASSERT_EQ(ivc_connect(&c, self->sock, err, sizeof(err)), 0);
+	ctrl = (struct vcap_board_ctrl *)c.mem;
+	EXPECT_TRUE(t_rd32(&ctrl->info.caps) & VCAP_CAP_HDMI);
+	EXPECT_EQ(t_rd32(&ctrl->link.state), VCAP_LINK_NO_SIGNAL);
+	gen = t_rd32(&ctrl->link.gen);
+	while (ivc_wait(&c, VCAP_VEC_STATUS, 50))
+		;
+	memcpy(ctrl->edid.data, header, sizeof(header));
+	for (i = 0; i < VCAP_EDID_BLOCK_SIZE - 1; i++)
+		sum += ctrl->edid.data[i];
+	ctrl->edid.data[VCAP_EDID_BLOCK_SIZE - 1] = (u8)(0x100 - sum);
+	t_wr32(&ctrl->edid.blocks, 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t_wr32(&ctrl->edid.gen, t_rd32(&ctrl->edid.gen) + 1);
+	ASSERT_EQ(ivc_ring(&c, FW_PEER_ID, VCAP_FW_VEC_REQUEST), 0);
+	EXPECT_GT(ivc_wait(&c, VCAP_VEC_STATUS, 500), 0);
+	EXPECT_EQ(t_rd32(&ctrl->link.state), VCAP_LINK_LOCKED);
+	EXPECT_EQ(t_rd32(&ctrl->link.gen), gen + 1);
+	ivc_close(&c);
+}
+
 /* Interrupts raised with nobody listening are not needed by anyone. */
 TEST_F(fw, late_client_finds_state_in_memory)
 {

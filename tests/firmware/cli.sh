@@ -43,6 +43,7 @@ expect 1 "no board memory" -- serve
 expect 1 "No such file or directory" -- serve --source y4m:"$dir/none.y4m" --shm "$dir/m"
 expect 1 "frame 0 is truncated" -- serve --source y4m:"$dir/trunc.y4m" --shm "$dir/m"
 expect 1 "bad source 'webcam'" -- serve --source webcam --shm "$dir/m"
+expect 1 "none unstable out-of-range" -- serve --source 1080i60 --shm "$dir/m"
 expect 1 "cannot create board memory" -- serve --shm /nonexistent/dir/m
 expect 1 "cannot listen on" -- serve --socket /nonexistent/dir/s
 expect 2 "unexpected argument 'extra'" -- serve --shm "$dir/m" extra
@@ -50,7 +51,8 @@ expect 1 "cannot connect" -- ctl "$dir/nobody" stats
 
 # A board in the background, as the VM tests run it.
 "$fw" serve --socket "$dir/s" --shm vcap-cli-$$ --size 16M \
-	--pidfile "$dir/pid" --start GREY:320x240@60 >"$dir/log" 2>&1 &
+	--pidfile "$dir/pid" --start GREY:320x240@60 --source 720p60 \
+	>"$dir/log" 2>&1 &
 pid=$!
 for i in $(seq 50); do
 	grep -q "ready" "$dir/log" 2>/dev/null && break
@@ -62,6 +64,11 @@ if ! grep -q "ready" "$dir/log" || [ "$(cat "$dir/pid")" != "$pid" ] ||
 fi
 expect 0 "state=streaming" -- ctl "$dir/s.ctl" stats
 expect 0 "irq_received=0" -- ctl "$dir/s.ctl" stats
+expect 0 "hdmi_source=720p60" -- ctl "$dir/s.ctl" stats
+expect 0 "link=no-signal" -- ctl "$dir/s.ctl" stats
+expect 1 "bad source 'bogus': an HDMI source is one of .*1080p60" -- ctl "$dir/s.ctl" source bogus
+expect 0 "hdmi_source=out-of-range" -- ctl "$dir/s.ctl" source out-of-range
+expect 0 "hotplug=low" -- ctl "$dir/s.ctl" source 1080p60
 expect 1 "unknown pattern 'plaid'" -- ctl "$dir/s.ctl" pattern plaid
 expect 1 "bad fault command" -- ctl "$dir/s.ctl" fault melt
 expect 0 "ok" -- ctl "$dir/s.ctl" fault drop 7

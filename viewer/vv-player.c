@@ -219,6 +219,15 @@ int vv_player_prepare(struct vv_player *p, const struct vcap_mode *mode)
 	return 0;
 }
 
+/* -v: the mode the frames now come in, the display made ready for it. */
+static void vv_player_say_mode(const struct vv_player *p)
+{
+	char mode[96];
+
+	printf("vcap-view: %s: showing %s\n", p->opt->device,
+	       vcap_mode_str(&p->mode, mode, sizeof(mode)));
+}
+
 /* The window's title: the source, and whether it has a signal. */
 static int vv_player_title(struct vv_player *p)
 {
@@ -354,6 +363,8 @@ int vv_player_run(struct vv_player *p)
 					return vv_player_error(p);
 				p->mode = p->frame->mode;
 				p->started = true;
+				if (o->verbose)
+					vv_player_say_mode(p);
 			}
 			p->have_frame = true;
 		} else if (!p->paused && timeout_ns &&

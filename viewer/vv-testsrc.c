@@ -22,6 +22,11 @@ struct vv_testsrc {
 	uint64_t stall_after;		/* 0: never */
 	uint64_t period_ns;
 	uint64_t next_ns;		/* when the next frame is due */
+	/* A signal lost after lose_after frames, back after back_ns. */
+	bool lose;
+	uint64_t lose_after;
+	uint64_t back_ns;		/* 0: never back */
+	uint64_t lost_ns;		/* when it went; 0: it is here */
 };
 
 bool vv_testsrc_path(const char *path)
@@ -169,6 +174,9 @@ static int vv_testsrc_open(struct vcap_source *src, const char *path,
 	t->size = m.sizeimage;
 	vv_testsrc_draw(&m, t->image);
 	t->stall_after = vv_parse_option(path, "stall=");
+	t->lose = strstr(path, "lose=") != NULL;
+	t->lose_after = vv_parse_option(path, "lose=");
+	t->back_ns = vv_parse_option(path, "back=") * 1000000ull;
 	t->period_ns = 1000000000ull * m.interval_num / m.interval_den;
 	src->priv = t;
 	src->mode = m;
@@ -181,6 +189,13 @@ static int vv_testsrc_start(struct vcap_source *src)
 
 	t->sequence = 0;
 	t->next_ns = vcap_now_ns();
+	t->lost_ns = 0;
+	src->no_signal = false;
+	/* lose=0: no signal from the start. */
+	if (t->lose && !t->lose_after) {
+		t->lost_ns = t->next_ns;
+		src->no_signal = true;
+	}
 	return 0;
 }
 
@@ -193,6 +208,56 @@ static void vv_sleep_until(uint64_t ns)
 		;
 }
 
+/* A source change of the signal, as libvcap reports a DV input's. */
+static int vv_testsrc_change(struct vcap_source *src, uint64_t now,
+			     bool signal, uint64_t gone_ns)
+{
+	struct vcap_source_change *c = &src->change;
+
+	c->what = signal ? VCAP_CHANGE_SIGNAL_BACK : VCAP_CHANGE_SIGNAL_LOST;
+	c->signal = signal;
+	c->old_mode = src->mode;
+	if (signal)
+		c->mode = src->mode;
+	else
+		memset(&c->mode, 0, sizeof(c->mode));
+	c->time_ns = now;
+	c->no_signal_ns = gone_ns;
+	c->count++;
+	src->no_signal = !signal;
+	return VCAP_SOURCE_CHANGED;
+}
+
+/*
+ * The signal lost (lose=) and back (back=): VCAP_SOURCE_CHANGED at each,
+ * VCAP_TIMEOUT while it is gone, 0 while it is here.
+ */
+static int vv_testsrc_signal(struct vcap_source *src, uint64_t now,
+			     uint64_t limit)
+{
+	struct vv_testsrc *t = src->priv;
+	uint64_t back;
+
+	if (!t->lose)
+		return 0;
+	if (!t->lost_ns) {
+		if (t->sequence != t->lose_after)
+			return 0;
+		t->lost_ns = now;
+		return vv_testsrc_change(src, now, false, 0);
+	}
+	back = t->back_ns ? t->lost_ns + t->back_ns : UINT64_MAX;
+	if (back > limit) {
+		vv_sleep_until(limit);
+		return VCAP_TIMEOUT;
+	}
+	vv_sleep_until(back);
+	now = vcap_now_ns();
+	t->lose = false;
+	t->next_ns = now;
+	return vv_testsrc_change(src, now, true, now - t->lost_ns);
+}
+
 static int vv_testsrc_next(struct vcap_source *src, struct vcap_frame *frame,
 			   int timeout_ms)
 {
@@ -200,6 +265,10 @@ static int vv_testsrc_next(struct vcap_source *src, struct vcap_frame *frame,
 	uint64_t now = vcap_now_ns();
 	uint64_t limit = timeout_ms < 0 ? UINT64_MAX :
 					  now + (uint64_t)timeout_ms * 1000000;
+	int ret = vv_testsrc_signal(src, now, limit);
+
+	if (ret)
+		return ret;
 
 	if ((t->stall_after && t->sequence >= t->stall_after) ||
 	    t->next_ns > limit) {

@@ -4,8 +4,10 @@
  * 75% colour bars (white, yellow, cyan, green, magenta, red, blue, black)
  * in any format the viewer shows, paced at the requested rate.
  *
- * Paths: "test:bars", or "test:bars,stall=N" to stop delivering after N
- * frames (a stalled source).
+ * Paths: "test:bars", or with options after commas: "stall=N" stops
+ * delivering after N frames (a stalled source); "lose=N" loses the
+ * signal after N frames (0: none at start), as an HDMI input reports it,
+ * and "back=MS" brings it back MS milliseconds later.
  */
 #ifndef VV_TESTSRC_H
 #define VV_TESTSRC_H

@@ -103,6 +103,42 @@ xvfb)
 	"$check" snap.png --size 640x480 --tolerance 3 --bars ||
 		fail "the snapshot does not show the bars"
 	;;
+signal)
+	# The signal goes for 1.5 s, longer than -t: NO SIGNAL, not a stall;
+	# then the bars again until the frame count.
+	offscreen run_ok -d test:bars,lose=10,back=1500 --frames 40 -t 1 \
+		--signal-timeout 20 -v --stats --snapshot snap.png
+	grep -q "source change 1: signal lost$" out ||
+		fail "no 'signal lost' line"
+	grep -q "source change 2: signal back after " out ||
+		fail "no 'signal back' line"
+	since=$(sed -n 's/^vcap-view: stats: signal lost 1 times, resumed 1 times, [0-9.]* s without a signal, \([0-9]*\) frames shown since the signal last came$/\1/p' out)
+	# Frames before the loss (some may be skipped) and after it.
+	[ -n "$since" ] && [ "$since" -gt 0 ] && [ "$since" -lt 40 ] ||
+		fail "--stats does not count one loss, one return, frames after"
+	vv_check_stats out 1 "test picture read in place, .*sdl upload"
+	"$check" snap.png --size 640x480 --tolerance 3 --bars ||
+		fail "the snapshot does not show the bars"
+	;;
+no-signal-card)
+	# No signal at all: the window stays, on the NO SIGNAL card, until
+	# it is told to quit; the snapshot is the card, centred on black.
+	SDL_VIDEODRIVER=offscreen timeout -s TERM 2 "$view" \
+		-d test:bars,lose=0 --snapshot snap.png -v --stats >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 124 ] || fail "vcap-view ended by itself ($rc) without a signal"
+	grep -q "no signal; waiting for one for as long as it takes" out ||
+		fail "no 'waiting' line"
+	grep -Eq "^vcap-view: stats: signal lost 0 times, resumed 0 times, [0-9.]+ s without a signal, 0 frames" out ||
+		fail "--stats: the wait not counted"
+	# The card's box at its top left, the screen's corners black.
+	"$check" snap.png --size 640x480 --tolerance 3 '236,214=202830' \
+		'10,10<8' '630,470<8' || fail "the snapshot is not the card"
+	;;
+no-signal-timeout)
+	offscreen run_bad "no signal for" -d test:bars,lose=0 --frames 5 \
+		--signal-timeout 1 ;;
 no-device)
 	offscreen run_bad /dev/nonexistent-video0 -d /dev/nonexistent-video0 ;;
 not-capture)

@@ -51,6 +51,7 @@ TEST(defaults)
 	ASSERT_EQ(o.snapshot, NULL);
 	ASSERT_EQ(o.mode.fourcc, 0u);
 	ASSERT_TRUE(o.timeout_s == 0);
+	ASSERT_TRUE(o.signal_timeout_s == 0);
 	ASSERT_FALSE(o.overlay);
 	ASSERT_FALSE(o.stats);
 	ASSERT_EQ(err[0], 0);
@@ -89,8 +90,32 @@ TEST(every_option)
 			NULL),
 		  VV_ARGS_OK);
 	ASSERT_TRUE(o.timeout_s == 0);
+	ASSERT_TRUE(o.signal_timeout_s == 0);
 	ASSERT_EQ(strcmp(o.device, "test:bars"), 0);
 	ASSERT_EQ(o.mode.fourcc, V4L2_PIX_FMT_YUV420);
+}
+
+/* The wait for a signal follows -t unless it is given its own bound. */
+TEST(signal_timeout)
+{
+	struct vv_options o;
+	char err[256];
+
+	ASSERT_EQ(parse(&o, err, sizeof(err), "-n", "5", NULL), VV_ARGS_OK);
+	ASSERT_TRUE(o.signal_timeout_s == o.timeout_s);
+	ASSERT_TRUE(o.signal_timeout_s > 0);
+	ASSERT_EQ(parse(&o, err, sizeof(err), "-t", "2.5", NULL), VV_ARGS_OK);
+	ASSERT_TRUE(o.signal_timeout_s == 2.5);
+	ASSERT_EQ(parse(&o, err, sizeof(err), "-t", "2", "--signal-timeout",
+			"0", NULL),
+		  VV_ARGS_OK);
+	ASSERT_TRUE(o.timeout_s == 2);
+	ASSERT_TRUE(o.signal_timeout_s == 0);
+	ASSERT_EQ(parse(&o, err, sizeof(err), "-n", "5", "--signal-timeout=90",
+			NULL),
+		  VV_ARGS_OK);
+	ASSERT_TRUE(o.signal_timeout_s == 90);
+	ASSERT_TRUE(o.timeout_s != 90);
 }
 
 TEST(every_format_name)
@@ -152,6 +177,7 @@ TEST(bad_options)
 		{ "-n", "-5", NULL, "-5" },
 		{ "-n", "12abc", NULL, "12abc" },
 		{ "-t", "-1", NULL, "-1" },
+		{ "--signal-timeout", "soon", NULL, "soon" },
 		{ "--snapshot", "", NULL, "snapshot" },
 		{ "--card", "/dev/dri/card0", NULL, "--output kms" },
 		{ "/dev/video0", "/dev/video1", NULL, "/dev/video1" },

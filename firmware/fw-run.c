@@ -140,9 +140,8 @@ int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 	char names[256];
 
 	if (!fw_hdmi_source_by_name(spec, &hs)) {
+		/* The loop publishes it, unless the board is hung or gone. */
 		fw_hdmi_set_source(&r->board.hdmi, &hs);
-		if (fw_board_poll_link(&r->board))
-			fw_run_notify(r, VCAP_VEC_STATUS);
 		return 0;
 	}
 	if (!fw_run_is_frame_spec(spec)) {
@@ -368,16 +367,14 @@ int fw_run_loop(struct fw_run *r)
 	return 0;
 }
 
-/* The HDMI receiver, as stats and the source command show it. */
-static void fw_run_link_stats(struct fw_run *r, FILE *out)
+/* The HDMI receiver, as the source command answers it. */
+static void fw_run_link_state(struct fw_run *r, FILE *out)
 {
 	const struct fw_hdmi *h = &r->board.hdmi;
 
 	fprintf(out, "link=%s\n", fw_hdmi_link_name(fw_hdmi_link_state(h)));
 	fprintf(out, "hdmi_source=%s\n", h->source.name);
 	fprintf(out, "hotplug=%s\n", h->hotplug ? "high" : "low");
-	fprintf(out, "edid_blocks=%u\n", h->edid_blocks);
-	fprintf(out, "link_gen=%u\n", h->link_gen);
 }
 
 static void fw_run_stats(struct fw_run *r, FILE *out)
@@ -399,7 +396,9 @@ static void fw_run_stats(struct fw_run *r, FILE *out)
 		fprintf(out, "mode=none\n");
 	fprintf(out, "mode_gen=%u\n", b->mode_gen);
 	fprintf(out, "source=%s\n", r->source->desc);
-	fw_run_link_stats(r, out);
+	fw_run_link_state(r, out);
+	fprintf(out, "edid_blocks=%u\n", b->hdmi.edid_blocks);
+	fprintf(out, "link_gen=%u\n", b->hdmi.link_gen);
 	fprintf(out, "pattern=%s\n", r->pattern_override >= 0 ?
 		fw_pattern_name((u32)r->pattern_override) :
 		fw_pattern_name(m->pattern));
@@ -480,7 +479,7 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 			fprintf(out, "%s", err);
 			return -1;
 		}
-		fw_run_link_stats(r, out);
+		fw_run_link_state(r, out);
 		return 0;
 	}
 	if (!strcmp(argv[0], "fault"))

@@ -461,6 +461,7 @@ TEST_F(hdmi, scribbled_link_is_repaired_and_never_believed)
 	ASSERT_EQ(CMD("source 1080p60"), 0);
 	run_ms(self->r, 10);
 	ASSERT_EQ(CMD("source none"), 0);
+	run_ms(self->r, 10);
 	t_wr32(&self->c->link.state, VCAP_LINK_LOCKED);
 	t_wr32(&self->c->link.timing.width, 1920);
 	t_wr32(&self->c->link.gen, 0xdead);

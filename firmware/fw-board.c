@@ -51,8 +51,8 @@ int fw_board_open(struct fw_board *b, const char *path, u64 size,
 	}
 	b->size = size;
 	b->ctrl = (struct vcap_board_ctrl *)b->mem;
-	fw_hdmi_init(&b->hdmi);
 	b->frame_size = size - VCAP_CTRL_SIZE;
+	fw_hdmi_init(&b->hdmi);
 	return 0;
 
 err_close:
@@ -199,7 +199,6 @@ static void fw_board_start(struct fw_board *b,
 	u32 height = le32_to_cpu(req->height);
 	u32 num = le32_to_cpu(req->interval_num);
 	u32 den = le32_to_cpu(req->interval_den);
-
 	u32 input = fw_board_input(b, req);
 
 	m->pattern = le32_to_cpu(req->pattern);

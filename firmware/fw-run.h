@@ -57,7 +57,10 @@ void fw_run_set_source(struct fw_run *r, struct fw_source *s);
 int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 			   size_t errlen);
 
-/* Start a mode on the pattern generator as a driver request would, without one: VCAP_ERR_*. */
+/*
+ * Start a mode on the pattern generator as a driver request would,
+ * without one: VCAP_ERR_*.
+ */
 int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
 		 u32 fps, u32 pattern);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "fw-hdmi.h"
 #include "fw-mem.h"
+#include "vcap-edid.h"
 
 /*
  * The out-of-range source: 4096x2160 at 120 Hz (CEA-861 VIC 219, 1188 MHz).
@@ -18,10 +19,6 @@ static const struct vcap_timing fw_hdmi_out_of_range = {
 };
 
 static const struct vcap_timing fw_hdmi_no_timing;
-
-static const u8 fw_edid_header[8] = {
-	0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00
-};
 
 int fw_hdmi_source_by_name(const char *name, struct fw_hdmi_source *out)
 {
@@ -83,25 +80,6 @@ void fw_hdmi_set_source(struct fw_hdmi *h, const struct fw_hdmi_source *s)
 	h->source = *s;
 }
 
-/* Header in block 0, every block summing to 0 mod 256. */
-static bool fw_hdmi_edid_ok(const u8 *data, u32 blocks)
-{
-	u32 i, j;
-	u8 sum;
-
-	if (!blocks || blocks > VCAP_EDID_MAX_BLOCKS ||
-	    memcmp(data, fw_edid_header, sizeof(fw_edid_header)))
-		return false;
-	for (i = 0; i < blocks; i++) {
-		sum = 0;
-		for (j = 0; j < VCAP_EDID_BLOCK_SIZE; j++)
-			sum += data[i * VCAP_EDID_BLOCK_SIZE + j];
-		if (sum)
-			return false;
-	}
-	return true;
-}
-
 bool fw_hdmi_poll_edid(struct fw_hdmi *h, const struct vcap_board_edid *e)
 {
 	u8 data[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
@@ -115,7 +93,7 @@ bool fw_hdmi_poll_edid(struct fw_hdmi *h, const struct vcap_board_edid *e)
 	blocks = rd32(&e->blocks);
 	memcpy(data, (const void *)e->data, sizeof(data));
 	h->edid_gen = gen;
-	h->hotplug = fw_hdmi_edid_ok(data, blocks);
+	h->hotplug = vcap_edid_valid(data, blocks);
 	h->edid_blocks = h->hotplug ? blocks : 0;
 	return h->hotplug != was;
 }

@@ -50,6 +50,14 @@ void fw_pace_advance(struct fw_pace *p, uint64_t now_ns)
 	}
 }
 
+void fw_pace_hold(struct fw_pace *p, uint64_t now_ns)
+{
+	uint64_t due = fw_pace_deadline(p);
+
+	if (now_ns > due)
+		p->start_ns += now_ns - due;
+}
+
 void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns)
 {
 	uint64_t late = p->late;

@@ -34,4 +34,10 @@ void fw_pace_advance(struct fw_pace *p, uint64_t now_ns);
 /* Move past every deadline up to now_ns without counting them late. */
 void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns);
 
+/*
+ * Keep the next frame due no earlier than now_ns: the schedule waits
+ * with it, and frame numbers go on from it without a gap.
+ */
+void fw_pace_hold(struct fw_pace *p, uint64_t now_ns);
+
 #endif /* FW_PACE_H */

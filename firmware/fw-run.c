@@ -300,12 +300,15 @@ void fw_run_once(struct fw_run *r)
 			fw_pace_start(&r->pace, b->mode.interval_num,
 				      b->mode.interval_den, now);
 		}
-		/*
-		 * Frames not made while stalled, or while the HDMI link is
-		 * away, are gaps, not late frames.
-		 */
-		if ((stalled || b->link_lost) && b->mode.streaming)
+		/* Frames not made while stalled are gaps, not late frames. */
+		if (stalled && b->mode.streaming)
 			fw_pace_skip_to(&r->pace, now);
+		/*
+		 * Without a signal there are no frames to miss: the numbers
+		 * go on from the last one when it comes back.
+		 */
+		if (b->link_lost && b->mode.streaming)
+			fw_pace_hold(&r->pace, now);
 		if (fw_board_producing(b) && !stalled &&
 		    now >= fw_pace_deadline(&r->pace))
 			fw_run_frame(r, now);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <linux/videodev2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,6 +28,8 @@ struct vv_testsrc {
 	uint64_t lose_after;
 	uint64_t back_ns;		/* 0: never back */
 	uint64_t lost_ns;		/* when it went; 0: it is here */
+	uint32_t back_w, back_h;	/* the size it comes back in; 0: same */
+	uint8_t *old_image;		/* before that: held views may read it */
 };
 
 bool vv_testsrc_path(const char *path)
@@ -134,6 +137,7 @@ static int vv_testsrc_open(struct vcap_source *src, const char *path,
 	struct vcap_mode m = cfg ? cfg->mode : (struct vcap_mode){ 0 };
 	const struct vcap_pixfmt *pf;
 	struct vv_testsrc *t;
+	const char *p;
 
 	if (strcmp(path, "test:bars") && strncmp(path, "test:bars,", 10)) {
 		errno = ENOENT;
@@ -177,6 +181,13 @@ static int vv_testsrc_open(struct vcap_source *src, const char *path,
 	t->lose = strstr(path, "lose=") != NULL;
 	t->lose_after = vv_parse_option(path, "lose=");
 	t->back_ns = vv_parse_option(path, "back=") * 1000000ull;
+	p = strstr(path, "back_size=");
+	if (p && sscanf(p + 10, "%ux%u", &t->back_w, &t->back_h) != 2) {
+		free(t->image);
+		free(t);
+		errno = EINVAL;
+		return -1;
+	}
 	t->period_ns = 1000000000ull * m.interval_num / m.interval_den;
 	src->priv = t;
 	src->mode = m;
@@ -216,16 +227,45 @@ static int vv_testsrc_change(struct vcap_source *src, uint64_t now,
 
 	c->what = signal ? VCAP_CHANGE_SIGNAL_BACK : VCAP_CHANGE_SIGNAL_LOST;
 	c->signal = signal;
-	c->old_mode = src->mode;
-	if (signal)
+	if (signal) {
 		c->mode = src->mode;
-	else
+		/* No signal at start: no mode before to differ from. */
+		if (c->old_mode.width)
+			c->what |= vcap_mode_diff(&c->old_mode, &c->mode);
+	} else {
+		c->old_mode = src->mode;
 		memset(&c->mode, 0, sizeof(c->mode));
+	}
 	c->time_ns = now;
 	c->no_signal_ns = gone_ns;
 	c->count++;
 	src->no_signal = !signal;
 	return VCAP_SOURCE_CHANGED;
+}
+
+/* The source comes back in back_size=: a new picture, the old kept. */
+static int vv_testsrc_resize(struct vcap_source *src)
+{
+	struct vv_testsrc *t = src->priv;
+	struct vcap_mode m = src->mode;
+	const struct vcap_pixfmt *pf = vcap_pixfmt_find(m.fourcc);
+	uint8_t *image;
+
+	m.width = t->back_w;
+	m.height = t->back_h;
+	m.bytesperline = m.width * pf->bpp;
+	m.sizeimage = vcap_mode_frame_size(&m);
+	image = m.sizeimage ? malloc(m.sizeimage) : NULL;
+	if (!image || vv_testsrc_draw(&m, image)) {
+		free(image);
+		return -1;
+	}
+	free(t->old_image);
+	t->old_image = t->image;
+	t->image = image;
+	t->size = m.sizeimage;
+	src->mode = m;
+	return 0;
 }
 
 /*
@@ -255,6 +295,10 @@ static int vv_testsrc_signal(struct vcap_source *src, uint64_t now,
 	now = vcap_now_ns();
 	t->lose = false;
 	t->next_ns = now;
+	if (t->back_w && vv_testsrc_resize(src)) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return vv_testsrc_change(src, now, true, now - t->lost_ns);
 }
 
@@ -316,6 +360,7 @@ static void vv_testsrc_close(struct vcap_source *src)
 	struct vv_testsrc *t = src->priv;
 
 	if (t) {
+		free(t->old_image);
 		free(t->image);
 		free(t);
 	}

@@ -7,7 +7,8 @@
  * Paths: "test:bars", or with options after commas: "stall=N" stops
  * delivering after N frames (a stalled source); "lose=N" loses the
  * signal after N frames (0: none at start), as an HDMI input reports it,
- * and "back=MS" brings it back MS milliseconds later.
+ * "back=MS" brings it back MS milliseconds later, and "back_size=WxH"
+ * in that size.
  */
 #ifndef VV_TESTSRC_H
 #define VV_TESTSRC_H

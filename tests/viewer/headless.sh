@@ -105,20 +105,22 @@ xvfb)
 	;;
 signal)
 	# The signal goes for 1.5 s, longer than -t: NO SIGNAL, not a stall;
-	# then the bars again until the frame count.
-	offscreen run_ok -d test:bars,lose=10,back=1500 --frames 40 -t 1 \
-		--signal-timeout 20 -v --stats --snapshot snap.png
+	# then the bars again, at a new size, until the frame count.  The
+	# window takes the new size: the snapshot is the rendered window.
+	offscreen run_ok -d test:bars,lose=10,back=1500,back_size=320x180 \
+		--frames 40 -t 1 --signal-timeout 20 -v --stats \
+		--snapshot snap.png
 	grep -q "source change 1: signal lost$" out ||
 		fail "no 'signal lost' line"
-	grep -q "source change 2: signal back after " out ||
-		fail "no 'signal back' line"
+	grep -q "source change 2: signal back after .* -> YUYV 320x180 @ 30 fps (size)$" out ||
+		fail "no 'signal back' line at 320x180"
 	since=$(sed -n 's/^vcap-view: stats: signal lost 1 times, resumed 1 times, [0-9.]* s without a signal, \([0-9]*\) frames shown since the signal last came$/\1/p' out)
 	# Frames before the loss (some may be skipped) and after it.
 	[ -n "$since" ] && [ "$since" -gt 0 ] && [ "$since" -lt 40 ] ||
 		fail "--stats does not count one loss, one return, frames after"
 	vv_check_stats out 1 "test picture read in place, .*sdl upload"
-	"$check" snap.png --size 640x480 --tolerance 3 --bars ||
-		fail "the snapshot does not show the bars"
+	"$check" snap.png --size 320x180 --tolerance 3 --bars ||
+		fail "the snapshot does not show the bars at 320x180"
 	;;
 no-signal-card)
 	# No signal at all: the window stays, on the NO SIGNAL card, until

@@ -6,18 +6,6 @@
 #include "fw-mem.h"
 #include "vcap-edid.h"
 
-/*
- * The out-of-range source: 4096x2160 at 120 Hz (CEA-861 VIC 219, 1188 MHz).
- * The receiver locks to it and measures a sane timing, but it is none of
- * the board's timings and far past what the board captures.
- */
-static const struct vcap_timing fw_hdmi_out_of_range = {
-	.width = 4096, .height = 2160, .pixelclock = 1188000000ull,
-	.hfrontporch = 88, .hsync = 88, .hbackporch = 128,
-	.vfrontporch = 8, .vsync = 10, .vbackporch = 72,
-	.polarities = VCAP_TIMING_VSYNC_POS | VCAP_TIMING_HSYNC_POS,
-};
-
 static const struct vcap_timing fw_hdmi_no_timing;
 
 int fw_hdmi_source_by_name(const char *name, struct fw_hdmi_source *out)
@@ -28,7 +16,7 @@ int fw_hdmi_source_by_name(const char *name, struct fw_hdmi_source *out)
 	if (d) {
 		out->name = d->name;
 		out->state = VCAP_LINK_LOCKED;
-		out->timing = &d->t;
+		out->timing = d->t;
 	} else if (!strcmp(name, "none")) {
 		out->name = "none";
 		out->state = VCAP_LINK_NO_SIGNAL;
@@ -36,9 +24,15 @@ int fw_hdmi_source_by_name(const char *name, struct fw_hdmi_source *out)
 		out->name = "unstable";
 		out->state = VCAP_LINK_UNSTABLE;
 	} else if (!strcmp(name, "out-of-range")) {
+		/*
+		 * As on the software board: 1080p60's timing, interlaced.
+		 * The receiver locks to it; the board captures progressive
+		 * signals only.
+		 */
 		out->name = "out-of-range";
 		out->state = VCAP_LINK_OUT_OF_RANGE;
-		out->timing = &fw_hdmi_out_of_range;
+		out->timing = vcap_timings_by_name("1080p60")->t;
+		out->timing.interlaced = 1;
 	} else {
 		return -EINVAL;
 	}
@@ -107,9 +101,8 @@ const struct vcap_timing *fw_hdmi_timing(const struct fw_hdmi *h)
 {
 	u32 state = fw_hdmi_link_state(h);
 
-	if ((state == VCAP_LINK_LOCKED || state == VCAP_LINK_OUT_OF_RANGE) &&
-	    h->source.timing)
-		return h->source.timing;
+	if (state == VCAP_LINK_LOCKED || state == VCAP_LINK_OUT_OF_RANGE)
+		return &h->source.timing;
 	return &fw_hdmi_no_timing;
 }
 

@@ -15,7 +15,7 @@
 struct fw_hdmi_source {
 	const char *name;	/* "1080p60", "none", "unstable", "out-of-range" */
 	u32 state;		/* VCAP_LINK_*; NO_SIGNAL: nothing plugged in */
-	const struct vcap_timing *timing;	/* LOCKED and OUT_OF_RANGE */
+	struct vcap_timing timing;	/* LOCKED and OUT_OF_RANGE; else 0 */
 };
 
 /*

@@ -436,6 +436,7 @@ TEST_F(hdmi, another_timing_waits_for_a_new_start)
 
 TEST_F(hdmi, out_of_range_source_is_locked_but_not_capturable)
 {
+	const struct vcap_board_timing *bt = &self->c->link.timing;
 	struct vcap_timing t;
 
 	plug(self->r);
@@ -444,12 +445,15 @@ TEST_F(hdmi, out_of_range_source_is_locked_but_not_capturable)
 	run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_OUT_OF_RANGE);
 	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
-	/* A sane measurement of a timing the board does not know. */
-	ASSERT_EQ(vcap_timing_from_board(&self->c->link.timing, &t), 0);
-	EXPECT_EQ(t.width, 4096);
-	EXPECT_EQ(t.height, 2160);
-	EXPECT_FALSE(vcap_timings_match(&t));
+	/* 1080p60's timing, interlaced: what the board does not capture. */
+	EXPECT_EQ(t_rd32(&bt->width), 1920);
+	EXPECT_EQ(t_rd32(&bt->height), 1080);
+	EXPECT_EQ(t_rd64(&bt->pixelclock), 148500000);
+	EXPECT_EQ(t_rd32(&bt->interlaced), 1);
+	EXPECT_EQ(vcap_timing_from_board(bt, &t), -EINVAL);
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NO_LINK);
+	/* The named timing is still the progressive one. */
+	EXPECT_EQ(vcap_timings_by_name("1080p60")->t.interlaced, 0);
 }
 
 TEST_F(hdmi, scribbled_link_is_repaired_and_never_believed)

@@ -11,8 +11,8 @@
 #include <vcap/board.h>
 
 /*
- * Whether blocks blocks of data (VCAP_EDID_BLOCK_SIZE each) are an EDID:
- * 1..VCAP_EDID_MAX_BLOCKS of them, block 0 opening with the EDID header,
+ * Whether the first blocks of data (VCAP_EDID_BLOCK_SIZE bytes each) are
+ * an EDID: 1..VCAP_EDID_MAX_BLOCKS of them, block 0 opening with the EDID header,
  * every block summing to 0 mod 256.
  */
 bool vcap_edid_valid(const u8 *data, u32 blocks);

@@ -12,8 +12,8 @@
 #include <vcap/board.h>
 
 /* vcap_board_timing.polarities: the values of V4L2_DV_{V,H}SYNC_POS_POL. */
-#define VCAP_TIMING_VSYNC_POS	(1u << 0)
-#define VCAP_TIMING_HSYNC_POS	(1u << 1)
+#define VCAP_TIMING_VSYNC_POS	0x1u
+#define VCAP_TIMING_HSYNC_POS	0x2u
 
 /* A timing, in CPU byte order. */
 struct vcap_timing {

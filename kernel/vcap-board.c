@@ -18,6 +18,7 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-dv.h"
 #include "vcap-format.h"
 #include "vcap-inject.h"
 
@@ -274,6 +275,7 @@ static int vcap_request(struct vcap_dev *vdev,
 		  le32_to_cpu(req->interval_den));
 	vcap_wr32(vdev, VCAP_OFF_REQ(pattern), le32_to_cpu(req->pattern));
 	vcap_wr32(vdev, VCAP_OFF_REQ(flags), le32_to_cpu(req->flags));
+	vcap_wr32(vdev, VCAP_OFF_REQ(input), le32_to_cpu(req->input));
 	/* The fields reach the board before the new seq that publishes them. */
 	wmb();
 	seq = ++vdev->req_seq;
@@ -311,6 +313,9 @@ static int vcap_request(struct vcap_dev *vdev,
 		return -ETIMEDOUT;
 	if (err == VCAP_ERR_NONE)
 		return 0;
+	/* No source on the HDMI input is the user's news, not a fault. */
+	if (err == VCAP_ERR_NO_LINK)
+		return -ENOLINK;
 	vcap_board_log(vdev, KERN_ERR, "board refused request %u: error %u\n",
 		       seq, err);
 	return err == VCAP_ERR_BUSY ? -EBUSY : -EINVAL;
@@ -342,6 +347,8 @@ int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
 	ring->num_slots = vcap_rd32(vdev, VCAP_OFF_STATUS(num_slots));
 	ring->ring_offset = vcap_rd64(vdev, VCAP_OFF_STATUS(ring_offset));
 	ring->slot_stride = vcap_rd64(vdev, VCAP_OFF_STATUS(slot_stride));
+	/* The status does not say the input: it is the one asked for. */
+	ring->input = want->input;
 
 	if (!fi || ring->fourcc != want->fourcc ||
 	    ring->width != want->width || ring->height != want->height ||
@@ -404,6 +411,7 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 	req.interval_den = cpu_to_le32(want->interval_den);
 	req.pattern = cpu_to_le32(pattern);
 	req.flags = cpu_to_le32(flags);
+	req.input = cpu_to_le32(want->input);
 
 	ret = vcap_request(vdev, &req);
 	if (!ret) {
@@ -420,12 +428,14 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 		 * timed out or set up a ring the driver cannot use may have
 		 * started it.
 		 */
-		if (fresh && ret != -EINVAL && ret != -EBUSY)
+		if (fresh && ret != -EINVAL && ret != -EBUSY &&
+		    ret != -ENOLINK)
 			vcap_request_stop(vdev);
 		return ret;
 	}
 	ring.interval_num = want->interval_num;
 	ring.interval_den = want->interval_den;
+	ring.input = want->input;
 
 	spin_lock(&vdev->wd_lock);
 	vdev->last_mode_gen = ring.mode_gen;
@@ -462,6 +472,7 @@ int vcap_board_start(struct vcap_dev *vdev)
 	want.sizeimage = vdev->fmt.sizeimage;
 	want.interval_num = vdev->interval.numerator;
 	want.interval_den = vdev->interval.denominator;
+	want.input = vcap_dv_board_input(vdev);
 
 	mutex_lock(&vdev->req_lock);
 	ret = vcap_board_request_start(vdev, &want, vcap_ctrls_pattern(vdev),

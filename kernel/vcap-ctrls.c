@@ -2,7 +2,7 @@
 /*
  * vcap controls: what the board can do (test pattern, flips), through the
  * control framework, forwarded to the board as a new mode request while
- * streaming.
+ * streaming; and the HDMI receiver's +5V detect and RGB range.
  */
 #include "vcap.h"
 #include "vcap-board.h"
@@ -34,6 +34,9 @@ static int vcap_s_ctrl(struct v4l2_ctrl *ctrl)
 	int ret;
 
 	switch (ctrl->id) {
+	case V4L2_CID_DV_RX_RGB_RANGE:
+		/* The driver's to keep: the board sends what it gets. */
+		return 0;
 	case V4L2_CID_TEST_PATTERN:
 		pattern = ctrl->val;
 		break;
@@ -72,7 +75,7 @@ int vcap_ctrls_init(struct vcap_dev *vdev)
 {
 	struct v4l2_ctrl_handler *hdl = &vdev->ctrl_hdl;
 
-	v4l2_ctrl_handler_init(hdl, 3);
+	v4l2_ctrl_handler_init(hdl, 5);
 	vdev->ctrl_pattern_val = VCAP_PATTERN_MOVING_BOX;
 	if (vdev->caps & VCAP_CAP_PATTERNS)
 		vdev->ctrl_pattern =
@@ -89,6 +92,18 @@ int vcap_ctrls_init(struct vcap_dev *vdev)
 		vdev->ctrl_vflip = v4l2_ctrl_new_std(hdl, &vcap_ctrl_ops,
 						     V4L2_CID_VFLIP, 0, 1, 1,
 						     0);
+	if (vdev->hdmi) {
+		/* Bit 0: the source drives +5V into input 0, the receiver. */
+		vdev->ctrl_rx_power =
+			v4l2_ctrl_new_std(hdl, NULL,
+					  V4L2_CID_DV_RX_POWER_PRESENT, 0, 1,
+					  0, 0);
+		vdev->ctrl_rgb_range =
+			v4l2_ctrl_new_std_menu(hdl, &vcap_ctrl_ops,
+					       V4L2_CID_DV_RX_RGB_RANGE,
+					       V4L2_DV_RGB_RANGE_FULL, 0,
+					       V4L2_DV_RGB_RANGE_AUTO);
+	}
 	if (hdl->error) {
 		int ret = hdl->error;
 

@@ -21,6 +21,11 @@
  * info.  A page scribbled on costs frames, never the board's memory; the
  * board writes its info again whenever it finds it changed, and a new
  * request resets its status.
+ *
+ * Its HDMI receiver has a source plugged in, played by the board too and
+ * chosen through the device's hdmi_source attribute: a timing of the
+ * board's table, "none", "unstable" or "out-of-range".  The link is up
+ * while the driver presents a valid EDID (hotplug high).
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -31,9 +36,11 @@
 #include <linux/vmalloc.h>
 
 #include "vcap.h"
+#include "vcap-edid.h"
 #include "vcap-inject.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
+#include "vcap-timings.h"
 
 static unsigned int soft_vram_mb = 16;
 module_param(soft_vram_mb, uint, 0444);
@@ -76,6 +83,23 @@ struct vcap_soft {
 	u64 produced;
 	u64 late;
 	u64 heartbeat;
+
+	/* The source plugged in, set through sysfs: under src_lock. */
+	spinlock_t src_lock;
+	u32 src_state_set;		/* VCAP_LINK_* */
+	struct vcap_timing src_set;
+
+	/* The receiver, on wq: what it runs and published. */
+	struct work_struct link_work;
+	u32 src_state;
+	struct vcap_timing src;
+	bool hotplug;			/* a valid EDID is presented */
+	u32 edid_gen;			/* the EDID generation taken */
+	u8 edid[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+	struct vcap_board_link link;	/* as published */
+	u32 input;			/* VCAP_INPUT_* streaming */
+	struct vcap_timing run;		/* the HDMI timing streaming */
+	bool no_signal;			/* streaming HDMI without its source */
 };
 
 static struct vcap_board_ctrl *vcap_soft_ctrl(struct vcap_soft *soft)
@@ -185,6 +209,11 @@ static void vcap_soft_frame(struct work_struct *work)
 
 	if (!soft->running)
 		return;
+	if (soft->no_signal) {
+		/* Nothing to capture; the board is alive all the same. */
+		ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
+		return;
+	}
 	slot = soft->next_slot;
 	soft->next_slot = (slot + 1) % soft->layout.num_slots;
 	s = &ctrl->slots[slot];
@@ -224,6 +253,7 @@ static void vcap_soft_stop(struct vcap_soft *soft)
 
 	hrtimer_cancel(&soft->timer);
 	soft->running = false;
+	soft->no_signal = false;
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 }
 
@@ -281,6 +311,97 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	return VCAP_ERR_NONE;
 }
 
+/* The link the receiver sees: the source's, while hotplug is high. */
+static void vcap_soft_link_fill(struct vcap_soft *soft,
+				struct vcap_board_link *l)
+{
+	u32 state = soft->hotplug ? soft->src_state : VCAP_LINK_NO_SIGNAL;
+
+	memset(l, 0, sizeof(*l));
+	l->state = cpu_to_le32(state);
+	if (soft->src_state != VCAP_LINK_NO_SIGNAL)
+		l->flags = cpu_to_le32(VCAP_LINK_POWER_5V);
+	if (state == VCAP_LINK_LOCKED || state == VCAP_LINK_OUT_OF_RANGE)
+		vcap_timing_to_board(&soft->src, &l->timing);
+}
+
+/*
+ * Publish the link if it changed (or was scribbled on), and stop or
+ * resume the frames of a streaming HDMI input with it; tell the driver.
+ */
+static void vcap_soft_link_update(struct vcap_soft *soft)
+{
+	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_board_link *page = &ctrl->link;
+	struct vcap_board_link l;
+	bool changed = false, ok;
+	u32 gen;
+
+	vcap_soft_link_fill(soft, &l);
+	gen = le32_to_cpu(soft->link.gen);
+	l.gen = soft->link.gen;
+	if (memcmp(&l, &soft->link, sizeof(l))) {
+		l.gen = cpu_to_le32(gen + 1);
+		changed = true;
+	}
+	soft->link = l;
+	if (changed || memcmp(page, &soft->link, sizeof(*page))) {
+		memcpy((u8 *)page + sizeof(page->gen),
+		       (u8 *)&soft->link + sizeof(page->gen),
+		       sizeof(*page) - sizeof(page->gen));
+		/* The fields before the generation that vouches for them. */
+		smp_wmb();
+		WRITE_ONCE(page->gen, soft->link.gen);
+	}
+
+	if (soft->running && soft->input == VCAP_INPUT_HDMI) {
+		ok = le32_to_cpu(l.state) == VCAP_LINK_LOCKED &&
+		     !memcmp(&soft->src, &soft->run, sizeof(soft->run));
+		if (ok == soft->no_signal) {
+			soft->no_signal = !ok;
+			ctrl->status.state = cpu_to_le32(ok ?
+							 VCAP_STATE_STREAMING :
+							 VCAP_STATE_NO_SIGNAL);
+			changed = true;
+		}
+	}
+	if (changed)
+		vcap_status_changed(soft->vdev);
+}
+
+/* Take the EDID the driver wrote, if new: checked, or hotplug low. */
+static void vcap_soft_edid(struct vcap_soft *soft)
+{
+	struct vcap_board_edid *page = &vcap_soft_ctrl(soft)->edid;
+	u32 gen = le32_to_cpu(READ_ONCE(page->gen));
+	u32 blocks;
+
+	if (gen == soft->edid_gen)
+		return;
+	soft->edid_gen = gen;
+	/* The driver writes gen last: the rest after it. */
+	smp_rmb();
+	blocks = le32_to_cpu(READ_ONCE(page->blocks));
+	soft->hotplug = false;
+	if (blocks && blocks <= VCAP_EDID_MAX_BLOCKS) {
+		memcpy(soft->edid, page->data, blocks * VCAP_EDID_BLOCK_SIZE);
+		soft->hotplug = vcap_edid_valid(soft->edid, blocks);
+	}
+}
+
+/* A new source was plugged in (sysfs): the receiver follows it. */
+static void vcap_soft_link_work(struct work_struct *work)
+{
+	struct vcap_soft *soft = container_of(work, struct vcap_soft,
+					      link_work);
+
+	spin_lock(&soft->src_lock);
+	soft->src_state = soft->src_state_set;
+	soft->src = soft->src_set;
+	spin_unlock(&soft->src_lock);
+	vcap_soft_link_update(soft);
+}
+
 /* Act on the driver's request, as the firmware does. */
 static void vcap_soft_request(struct work_struct *work)
 {
@@ -291,6 +412,9 @@ static void vcap_soft_request(struct work_struct *work)
 	struct vcap_ring_layout layout;
 	u32 seq, err;
 
+	/* The doorbell also announces a new EDID. */
+	vcap_soft_edid(soft);
+	vcap_soft_link_update(soft);
 	seq = le32_to_cpu(READ_ONCE(ctrl->request.seq));
 	if (seq == soft->ack_seq)
 		return;
@@ -299,11 +423,20 @@ static void vcap_soft_request(struct work_struct *work)
 	memcpy(&req, &ctrl->request, sizeof(req));
 	vcap_soft_repair_info(soft);
 	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
+	if (err == VCAP_ERR_NONE && le32_to_cpu(req.cmd) == VCAP_CMD_START &&
+	    le32_to_cpu(req.input) == VCAP_INPUT_HDMI)
+		err = vcap_timings_check_request(le32_to_cpu(soft->link.state),
+						 &soft->src, &req);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);
 		else
 			err = vcap_soft_start(soft, &req, &layout);
+		if (err == VCAP_ERR_NONE) {
+			soft->input = le32_to_cpu(req.input);
+			soft->run = soft->src;
+			soft->no_signal = false;
+		}
 	}
 	soft->ack_seq = seq;
 	ctrl->status.error = cpu_to_le32(err);
@@ -396,7 +529,7 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	info->abi_version = cpu_to_le32(VCAP_BOARD_ABI_VERSION);
 	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
 	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
-				 VCAP_CAP_PATTERNS);
+				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI);
 	strscpy(info->name, "vcap software board", sizeof(info->name));
 	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
 	info->vram_size = cpu_to_le64(soft->size);
@@ -423,6 +556,7 @@ static void vcap_soft_destroy(struct vcap_soft *soft)
 	if (soft->wq) {
 		cancel_work_sync(&soft->req_work);
 		cancel_work_sync(&soft->reset_work);
+		cancel_work_sync(&soft->link_work);
 		hrtimer_cancel(&soft->timer);
 		soft->running = false;
 		cancel_work_sync(&soft->frame_work);
@@ -456,6 +590,14 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	INIT_WORK(&soft->req_work, vcap_soft_request);
 	INIT_WORK(&soft->frame_work, vcap_soft_frame);
 	INIT_WORK(&soft->reset_work, vcap_soft_reset_work);
+	INIT_WORK(&soft->link_work, vcap_soft_link_work);
+	spin_lock_init(&soft->src_lock);
+	/* A 1080p60 source is plugged in; hotplug waits for an EDID. */
+	soft->src_state_set = VCAP_LINK_LOCKED;
+	soft->src_set = vcap_timings_by_name("1080p60")->t;
+	soft->src_state = soft->src_state_set;
+	soft->src = soft->src_set;
+	platform_set_drvdata(pdev, soft);
 
 	ret = vcap_inject_fail(VCAP_FAIL_ALLOC) ? -ENOMEM :
 	      vcap_soft_alloc_mem(soft, (u64)mb << 20);
@@ -493,10 +635,93 @@ err:
 	return ret;
 }
 
+/*
+ * hdmi_source: the source plugged into the receiver: a timing name of the
+ * board's table ("1080p60"), "none", "unstable" or "out-of-range" (a
+ * locked 1080p60 interlaced signal, which the board does not capture).
+ */
+static ssize_t hdmi_source_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vcap_soft *soft = dev_get_drvdata(dev);
+	const struct vcap_timing_def *def;
+	const char *name;
+
+	spin_lock(&soft->src_lock);
+	def = vcap_timings_match(&soft->src_set);
+	switch (soft->src_state_set) {
+	case VCAP_LINK_NO_SIGNAL:
+		name = "none";
+		break;
+	case VCAP_LINK_UNSTABLE:
+		name = "unstable";
+		break;
+	case VCAP_LINK_OUT_OF_RANGE:
+		name = "out-of-range";
+		break;
+	default:
+		name = def ? def->name : "?";
+		break;
+	}
+	spin_unlock(&soft->src_lock);
+	return sysfs_emit(buf, "%s\n", name);
+}
+
+static ssize_t hdmi_source_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct vcap_soft *soft = dev_get_drvdata(dev);
+	struct vcap_timing t = vcap_timings_by_name("1080p60")->t;
+	const struct vcap_timing_def *def = NULL;
+	char name[16], known[128];
+	unsigned int i, n = 0;
+	u32 state;
+
+	strscpy(name, buf, sizeof(name));
+	strim(name);
+	if (!strcmp(name, "none")) {
+		state = VCAP_LINK_NO_SIGNAL;
+	} else if (!strcmp(name, "unstable")) {
+		state = VCAP_LINK_UNSTABLE;
+	} else if (!strcmp(name, "out-of-range")) {
+		state = VCAP_LINK_OUT_OF_RANGE;
+		t.interlaced = 1;
+	} else {
+		def = vcap_timings_by_name(name);
+		if (!def) {
+			for (i = 0; (def = vcap_timings_get(i)); i++)
+				n += scnprintf(known + n, sizeof(known) - n,
+					       " %s", def->name);
+			dev_info(dev, "hdmi_source: '%s' is not a source: none, unstable, out-of-range or one of%s\n",
+				 name, known);
+			return -EINVAL;
+		}
+		state = VCAP_LINK_LOCKED;
+		t = def->t;
+	}
+	spin_lock(&soft->src_lock);
+	soft->src_state_set = state;
+	soft->src_set = t;
+	spin_unlock(&soft->src_lock);
+	/* The receiver has followed when the write returns. */
+	queue_work(soft->wq, &soft->link_work);
+	flush_work(&soft->link_work);
+	return count;
+}
+static DEVICE_ATTR_RW(hdmi_source);
+
+static struct attribute *vcap_soft_attrs[] = {
+	&dev_attr_hdmi_source.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(vcap_soft);
+
 static struct platform_driver vcap_soft_driver = {
 	.probe = vcap_soft_probe,
 	.driver = {
 		.name = "vcap-soft",
+		.dev_groups = vcap_soft_groups,
 	},
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vcap V4L2 node: /dev/videoN, its formats (exactly the board's published
- * modes), its videobuf2 queue over the driver's own memory ops, inputs,
- * frame intervals and events.
+ * modes; on the HDMI input, those at the timings), its videobuf2 queue
+ * over the driver's own memory ops, frame intervals and events.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
+#include "vcap-dv.h"
 #include "vcap-inject.h"
 #include "vcap-format.h"
 #include "vcap-mem.h"
@@ -105,6 +106,13 @@ static struct vcap_interval vcap_nearest_interval(struct vcap_dev *vdev,
 		}
 	}
 	return best;
+}
+
+void vcap_v4l2_set_mode(struct vcap_dev *vdev, const struct vcap_mode *m,
+			struct vcap_interval interval)
+{
+	vcap_mode_to_pix(m, &vdev->fmt);
+	vdev->interval = interval;
 }
 
 /* Queue */
@@ -255,19 +263,44 @@ static int vcap_enum_fmt(struct file *file, void *priv,
 			 struct v4l2_fmtdesc *f)
 {
 	struct vcap_dev *vdev = video_drvdata(file);
+	unsigned int i, n = 0;
 
-	if (f->index >= vdev->num_fourccs)
-		return -EINVAL;
-	f->pixelformat = vdev->fourccs[f->index];
-	return 0;
+	if (!vcap_dv_is_hdmi(vdev)) {
+		if (f->index >= vdev->num_fourccs)
+			return -EINVAL;
+		f->pixelformat = vdev->fourccs[f->index];
+		return 0;
+	}
+	/* The receiver's formats: those the board has at the timings. */
+	for (i = 0; i < vdev->num_fourccs; i++) {
+		if (vcap_dv_mode(vdev, vdev->fourccs[i])->fourcc !=
+		    vdev->fourccs[i])
+			continue;
+		if (n++ == f->index) {
+			f->pixelformat = vdev->fourccs[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static int vcap_enum_framesizes(struct file *file, void *priv,
 				struct v4l2_frmsizeenum *fs)
 {
 	struct vcap_dev *vdev = video_drvdata(file);
+	const struct vcap_mode *m;
 	unsigned int i, n = 0;
 
+	if (vcap_dv_is_hdmi(vdev)) {
+		/* One size: the timings'. */
+		m = vcap_dv_mode(vdev, fs->pixel_format);
+		if (fs->index || m->fourcc != fs->pixel_format)
+			return -EINVAL;
+		fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+		fs->discrete.width = m->width;
+		fs->discrete.height = m->height;
+		return 0;
+	}
 	for (i = 0; i < vdev->num_modes; i++) {
 		if (vdev->modes[i].fourcc != fs->pixel_format)
 			continue;
@@ -291,6 +324,17 @@ static int vcap_enum_frameintervals(struct file *file, void *priv,
 	m = vcap_find_mode(vdev, fi->pixel_format, fi->width, fi->height);
 	if (!m)
 		return -EINVAL;
+	if (vcap_dv_is_hdmi(vdev)) {
+		/* One interval, the timings', at their size. */
+		struct vcap_interval iv = vcap_dv_interval(vdev);
+
+		if (fi->index || m != vcap_dv_mode(vdev, fi->pixel_format))
+			return -EINVAL;
+		fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+		fi->discrete.numerator = iv.numerator;
+		fi->discrete.denominator = iv.denominator;
+		return 0;
+	}
 	for (i = 0; i < vdev->num_intervals; i++) {
 		if (!(m->interval_mask & BIT(i)))
 			continue;
@@ -318,8 +362,12 @@ static int vcap_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	struct vcap_dev *vdev = video_drvdata(file);
 	const struct vcap_mode *m;
 
-	m = vcap_nearest_mode(vdev, f->fmt.pix.pixelformat, f->fmt.pix.width,
-			      f->fmt.pix.height);
+	/* On the HDMI input the timings say the size: S_FMT picks a format. */
+	if (vcap_dv_is_hdmi(vdev))
+		m = vcap_dv_mode(vdev, f->fmt.pix.pixelformat);
+	else
+		m = vcap_nearest_mode(vdev, f->fmt.pix.pixelformat,
+				      f->fmt.pix.width, f->fmt.pix.height);
 	vcap_mode_to_pix(m, &f->fmt.pix);
 	return 0;
 }
@@ -335,7 +383,8 @@ static int vcap_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	vdev->fmt = f->fmt.pix;
 	m = vcap_find_mode(vdev, vdev->fmt.pixelformat, vdev->fmt.width,
 			   vdev->fmt.height);
-	vdev->interval = vcap_nearest_interval(vdev, m, vdev->interval);
+	vdev->interval = vcap_dv_is_hdmi(vdev) ? vcap_dv_interval(vdev) :
+		vcap_nearest_interval(vdev, m, vdev->interval);
 	return 0;
 }
 
@@ -365,6 +414,9 @@ static int vcap_s_parm(struct file *file, void *priv,
 
 	if (parm->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
+	/* The source sets the HDMI input's rate: say what it is. */
+	if (vcap_dv_is_hdmi(vdev))
+		return vcap_g_parm(file, priv, parm);
 	if (vb2_is_streaming(&vdev->queue))
 		return -EBUSY;
 	m = vcap_find_mode(vdev, vdev->fmt.pixelformat, vdev->fmt.width,
@@ -373,36 +425,6 @@ static int vcap_s_parm(struct file *file, void *priv,
 		want = vdev->interval;
 	vdev->interval = vcap_nearest_interval(vdev, m, want);
 	return vcap_g_parm(file, priv, parm);
-}
-
-static int vcap_enum_input(struct file *file, void *priv,
-			   struct v4l2_input *inp)
-{
-	struct vcap_dev *vdev = video_drvdata(file);
-	int idx;
-
-	if (inp->index)
-		return -EINVAL;
-	inp->type = V4L2_INPUT_TYPE_CAMERA;
-	strscpy(inp->name, "Board", sizeof(inp->name));
-	if (!vcap_enter(vdev, &idx))
-		return -ENODEV;
-	if (vdev->ops->read32(vdev, VCAP_OFF_STATUS(state)) ==
-	    VCAP_STATE_NO_SIGNAL)
-		inp->status = V4L2_IN_ST_NO_SIGNAL;
-	vcap_exit(vdev, idx);
-	return 0;
-}
-
-static int vcap_g_input(struct file *file, void *priv, unsigned int *i)
-{
-	*i = 0;
-	return 0;
-}
-
-static int vcap_s_input(struct file *file, void *priv, unsigned int i)
-{
-	return i ? -EINVAL : 0;
 }
 
 /*
@@ -441,7 +463,14 @@ static const struct v4l2_ioctl_ops vcap_ioctl_ops = {
 	.vidioc_expbuf = vb2_ioctl_expbuf,
 	.vidioc_streamon = vb2_ioctl_streamon,
 	.vidioc_streamoff = vb2_ioctl_streamoff,
-	.vidioc_log_status = v4l2_ctrl_log_status,
+	.vidioc_s_dv_timings = vcap_s_dv_timings,
+	.vidioc_g_dv_timings = vcap_g_dv_timings,
+	.vidioc_query_dv_timings = vcap_query_dv_timings,
+	.vidioc_enum_dv_timings = vcap_enum_dv_timings,
+	.vidioc_dv_timings_cap = vcap_dv_timings_cap,
+	.vidioc_g_edid = vcap_g_edid,
+	.vidioc_s_edid = vcap_s_edid,
+	.vidioc_log_status = vcap_log_status,
 	.vidioc_subscribe_event = vcap_subscribe_event,
 	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
 };
@@ -462,6 +491,7 @@ static void vcap_v4l2_release(struct v4l2_device *v4l2_dev)
 					     v4l2_dev);
 
 	vcap_ctrls_free(vdev);
+	vcap_dv_free(vdev);
 	vcap_dev_put(vdev);
 }
 
@@ -490,6 +520,9 @@ int vcap_v4l2_register(struct vcap_dev *vdev)
 	vcap_dev_get(vdev);
 	vdev->v4l2_dev.release = vcap_v4l2_release;
 
+	ret = vcap_dv_init(vdev);
+	if (ret)
+		goto err;
 	ret = vcap_ctrls_init(vdev);
 	if (ret)
 		goto err;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vcap watchdog: the heartbeat and magic of a board, the changes of mode
- * or signal a board makes by itself, and a delivery kick in case an
- * interrupt was lost.
+ * or signal a board makes by itself (the HDMI link's among them), and a
+ * delivery kick in case an interrupt was lost.
  */
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
@@ -10,6 +10,7 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-dv.h"
 #include "vcap-watchdog.h"
 
 static unsigned int heartbeat_timeout_ms = 2000;
@@ -76,7 +77,8 @@ void vcap_watchdog(struct work_struct *work)
 					     struct vcap_dev, watchdog);
 	bool streaming = READ_ONCE(vdev->streaming);
 	bool change = false, resolution = false, dead, revive = false;
-	u32 magic, gen, state, w, h, fourcc;
+	bool link_change = false;
+	u32 magic, gen, state, w, h, fourcc, link_gen = 0;
 	unsigned long timeout;
 	const char *why = NULL;
 	struct vcap_ring ring;
@@ -92,6 +94,8 @@ void vcap_watchdog(struct work_struct *work)
 	fourcc = vcap_rd32(vdev, VCAP_OFF_STATUS(fourcc));
 	w = vcap_rd32(vdev, VCAP_OFF_STATUS(width));
 	h = vcap_rd32(vdev, VCAP_OFF_STATUS(height));
+	if (vdev->hdmi)
+		link_gen = vcap_dv_link_gen(vdev);
 	if (streaming && magic == VCAP_BOARD_MAGIC &&
 	    state != VCAP_STATE_STOPPED)
 		vcap_follow_mode_gen(vdev, gen);
@@ -134,6 +138,11 @@ void vcap_watchdog(struct work_struct *work)
 	}
 	vdev->last_mode_gen = gen;
 	vdev->last_state = state;
+	if (vdev->hdmi && magic == VCAP_BOARD_MAGIC &&
+	    link_gen != vdev->last_link_gen) {
+		link_change = true;
+		vdev->last_link_gen = link_gen;
+	}
 	spin_unlock(&vdev->wd_lock);
 
 	if (streaming && why && !dead) {
@@ -153,6 +162,8 @@ void vcap_watchdog(struct work_struct *work)
 					vcap_find_mode(vdev, fourcc, w, h));
 		mutex_unlock(&vdev->lock);
 	}
+	if (link_change)
+		vcap_dv_link_changed(vdev);
 	if (streaming)
 		queue_work(vdev->wq, &vdev->deliver_work);
 	if (READ_ONCE(vdev->active))

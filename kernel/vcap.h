@@ -67,6 +67,7 @@ struct vcap_ring {
 	u32 sizeimage;
 	u32 interval_num;
 	u32 interval_den;
+	u32 input;		/* VCAP_INPUT_* */
 	u32 num_slots;
 	u32 mode_gen;
 	u64 ring_offset;
@@ -183,12 +184,13 @@ struct vcap_dev {
 	 * Watchdog state: protected by wd_lock.  The watchdog work updates
 	 * it each tick; a mode request that starts the board resets it.
 	 */
-	spinlock_t wd_lock;		/* the four fields below */
+	spinlock_t wd_lock;		/* the fields below */
 	struct delayed_work watchdog;
 	u64 last_heartbeat;
 	unsigned long heartbeat_jiffies;
 	u32 last_mode_gen;
 	u32 last_state;
+	u32 last_link_gen;
 
 	/* Frame notifications for the VRAM node: atomics and a waitqueue. */
 	wait_queue_head_t frame_wq;
@@ -219,6 +221,22 @@ struct vcap_dev {
 	struct v4l2_pix_format fmt;
 	struct vcap_interval interval;
 	bool v4l2_registered;
+
+	/*
+	 * Inputs (vcap-dv.c): the HDMI receiver of a board with one, and
+	 * the test pattern generator.  input, the DV timings and the EDID
+	 * are protected by lock; the list of timings offered is const.
+	 */
+	bool hdmi;
+	unsigned int input;		/* V4L2 input index */
+	struct v4l2_dv_timings dv_timings;
+	struct v4l2_dv_timings *dv_list;
+	unsigned int num_dv;
+	u8 edid[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
+	u32 edid_blocks;
+	u32 edid_gen;
+	struct v4l2_ctrl *ctrl_rx_power;
+	struct v4l2_ctrl *ctrl_rgb_range;
 
 	/* The VRAM node: const while registered. */
 	struct cdev cdev;

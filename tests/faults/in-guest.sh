@@ -5,7 +5,7 @@
 set -u
 kmod=$1 params=$2 rpc=$3
 shift 3
-modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops ||
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-timings ||
 	{ echo "in-guest: cannot load the media modules" >&2; exit 1; }
 # shellcheck disable=SC2086 # one word per parameter
 insmod "$kmod" $params || { echo "in-guest: insmod $kmod failed" >&2; exit 1; }

@@ -7,7 +7,7 @@ set -u
 ko=$1 params=$2
 shift 2
 [ -f "$ko" ] || { echo "hard-run: $ko not found" >&2; exit 1; }
-modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops ||
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-timings ||
 	{ echo "hard-run: cannot load the media modules" >&2; exit 1; }
 # shellcheck disable=SC2086 # one word per parameter
 insmod "$ko" $params || { echo "hard-run: insmod $ko $params failed" >&2; exit 1; }

@@ -30,7 +30,7 @@ issues() {
 	grep -oE '(fail|warn): .*' "$1" | sed -E 's/[0-9]+/N/g' | sort -u
 }
 
-modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops || exit 1
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-timings || exit 1
 # shellcheck disable=SC2086
 insmod "$ko" $params || { echo "compliance: insmod failed" >&2; exit 1; }
 dev=$(node_named 'vcap-*') || { echo "compliance: no vcap node" >&2; exit 1; }

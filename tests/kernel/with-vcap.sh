@@ -5,7 +5,7 @@ set -u
 ko=$1 params=$2
 shift 2
 [ -f "$ko" ] || { echo "with-vcap: $ko not found" >&2; exit 1; }
-modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops ||
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-timings ||
 	{ echo "with-vcap: cannot load the media modules" >&2; exit 1; }
 # shellcheck disable=SC2086
 insmod "$ko" $params || { echo "with-vcap: insmod $ko $params failed" >&2; exit 1; }

@@ -14,7 +14,7 @@ say() { echo "vcap-stream-vcap: $*"; }
 fail() { echo "vcap-stream-vcap: FAIL: $*" >&2; fails=$((fails + 1)); }
 
 [ -f "$ko" ] || { echo "vcap-stream-vcap: $ko not built" >&2; exit 1; }
-modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops ||
+modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-timings ||
 	{ echo "vcap-stream-vcap: cannot load the media modules" >&2; exit 1; }
 # shellcheck disable=SC2086
 insmod "$ko" $params || { echo "vcap-stream-vcap: insmod failed" >&2; exit 1; }

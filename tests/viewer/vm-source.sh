@@ -34,7 +34,7 @@ vv_source_up() {
 		[ $# -ge 2 ] || fail "$1 needs the path of vcap.ko"
 		# insmod does not load what vcap.ko needs.
 		modprobe -a videodev videobuf2-common videobuf2-v4l2 \
-			videobuf2-memops || fail "modprobe videobuf2"
+			videobuf2-memops v4l2-dv-timings || fail "modprobe videobuf2"
 		insmod "$2" soft_boards=1 || fail "insmod $2 soft_boards=1"
 		node=$(vv_find_node 'vcap*') || fail "no vcap V4L2 node"
 		# Plain bars: the default moving box would cover some.

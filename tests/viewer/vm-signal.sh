@@ -2,7 +2,7 @@
 # In the guest: vcap-view on vivid's HDMI input while the signal goes and
 # comes back.  The viewer must show NO SIGNAL and keep running through a
 # loss longer than its stall timeout, follow the signal back in new
-# timings (720p -> 1080p, a new size and new buffers), show frames again
+# timings (720p25 -> 720p24, new buffers and a new rate), show frames again
 # and exit 0 at its frame count, with --stats counting one loss and one
 # recovery.  Then: no signal at start is waited for, and --signal-timeout
 # bounds that wait.  The changes come from vivid's controls, set from
@@ -43,11 +43,11 @@ menu_index() {
 }
 selected=$(menu_index dv_timings_signal_mode "^Selected DV Timings")
 nosignal=$(menu_index dv_timings_signal_mode "^No Signal")
-# 25 Hz: at 60 Hz vivid's generator, late under emulation, can pass
-# schedule_timeout() a negative wait, a kernel warning.
+# 720p at 25 and 24 Hz, vivid's lowest rates (see view() below); 1080p
+# makes its generator late on 6.1 even so.
 p720=$(menu_index dv_timings "^1280x720p25$")
-p1080=$(menu_index dv_timings "^1920x1080p25$")
-[ -n "$selected" ] && [ -n "$nosignal" ] && [ -n "$p720" ] && [ -n "$p1080" ] ||
+p720_24=$(menu_index dv_timings "^1280x720p24$")
+[ -n "$selected" ] && [ -n "$nosignal" ] && [ -n "$p720" ] && [ -n "$p720_24" ] ||
 	die "vivid's DV timings controls not found: $(cat "$out/controls.txt")"
 
 ctl() { v4l2-ctl -d "$dev" -c "$1" || fail "v4l2-ctl -c $1"; }
@@ -68,13 +68,21 @@ signal_stats() {
 }
 
 export SDL_VIDEODRIVER=offscreen
+# On 6.1 vivid's generator, when late, passes schedule_timeout() a
+# negative wait (a kernel warning the runner fails on): at 60 Hz, and at
+# 25 Hz when a viewer converting 720p in software shares its CPUs.  The
+# viewer keeps to one CPU, at a low priority, and vivid draws a tenth of
+# each frame with no text: its thread has the other CPU and little to do.
+view() { taskset -c 0 nice -n 10 "$view" "$@"; }
+ctl fill_percentage_of_frame=10
+ctl osd_text_mode=2
 
-# 1. Lost for 4 s, longer than -t 3, then back at 1080p.
+# 1. Lost for 4 s, longer than -t 3, then back at 24 Hz.
 ctl dv_timings_signal_mode=$selected
 ctl dv_timings=$p720
 frames=150
 start=$(date +%s)
-"$view" -d "$dev" --frames $frames -t 3 --signal-timeout 60 -v --stats \
+view -d "$dev" --frames $frames -t 3 --signal-timeout 60 -v --stats \
 	>"$out/loss.out" 2>"$out/loss.err" &
 pid=$!
 wait_for "$out/loss.out" ", sdl output$" 60 || fail "loss: the viewer did not start"
@@ -84,7 +92,7 @@ ctl dv_timings_signal_mode=$nosignal
 wait_for "$out/loss.out" "signal lost" 20 || fail "loss: no 'signal lost' line"
 sleep 4
 kill -0 $pid 2>/dev/null || fail "loss: the viewer ended without a signal"
-ctl dv_timings=$p1080
+ctl dv_timings=$p720_24
 ctl dv_timings_signal_mode=$selected
 wait_for "$out/loss.out" "signal back after" 20 || fail "loss: no 'signal back' line"
 t=0
@@ -98,8 +106,8 @@ rc=$?
 say "loss: vcap-view exited $rc after $(($(date +%s) - start)) s"
 sed 's/^/  /' "$out/loss.out" "$out/loss.err"
 [ $rc -eq 0 ] || fail "loss: vcap-view exited $rc, not 0"
-grep -q "^vcap-view: $dev: showing YUYV 1920x1080 " "$out/loss.out" ||
-	fail "loss: no frames shown in the new 1920x1080 mode"
+grep -Eq "^vcap-view: $dev: source change [0-9]+: signal back after [0-9.]+ s: YUYV 1280x720 @ 25 fps -> YUYV 1280x720 @ 24 fps \(rate\)$" \
+	"$out/loss.out" || fail "loss: the signal not back at 720p24"
 set -- $(signal_stats "$out/loss.out")
 [ $# -eq 3 ] || fail "loss: no signal line in --stats"
 [ "${1:-}" = 1 ] || fail "loss: signal lost ${1:-?} times, not 1"
@@ -112,8 +120,9 @@ most=$(sed -n 's/^vcap-view: stats: copies per frame shown: .*, at most \([0-9]*
 [ "${most:-9}" -le 1 ] || fail "loss: $most copies of a frame, want at most 1"
 
 # 2. No signal at start: waited for, then shown.
+ctl dv_timings=$p720
 ctl dv_timings_signal_mode=$nosignal
-"$view" -d "$dev" --frames 20 --signal-timeout 60 -v --stats \
+view -d "$dev" --frames 20 --signal-timeout 60 -v --stats \
 	>"$out/late.out" 2>"$out/late.err" &
 pid=$!
 wait_for "$out/late.out" "no signal; waiting" 60 || fail "late: no 'waiting' line"
@@ -138,7 +147,7 @@ set -- $(signal_stats "$out/late.out")
 # 3. No signal within --signal-timeout: one line, status 1.
 ctl dv_timings_signal_mode=$nosignal
 start=$(date +%s)
-timeout 60 "$view" -d "$dev" --frames 20 --signal-timeout 2 \
+timeout 60 taskset -c 0 "$view" -d "$dev" --frames 20 --signal-timeout 2 \
 	>"$out/none.out" 2>"$out/none.err"
 rc=$?
 took=$(($(date +%s) - start))

@@ -333,8 +333,15 @@ int vcap_s_input(struct file *file, void *priv, unsigned int i)
 		return 0;
 	if (vb2_is_busy(&vdev->queue))
 		return -EBUSY;
+	/* Each input keeps its format: the generator's, the timings'. */
+	if (vcap_dv_is_hdmi(vdev)) {
+		vdev->fmt = vdev->tpg_fmt;
+		vdev->interval = vdev->tpg_interval;
+	} else {
+		vdev->tpg_fmt = vdev->fmt;
+		vdev->tpg_interval = vdev->interval;
+	}
 	vdev->input = i;
-	/* The generator takes the mode as it is; the receiver its timings. */
 	if (vcap_dv_is_hdmi(vdev))
 		vcap_dv_apply(vdev);
 	return 0;

@@ -229,6 +229,8 @@ struct vcap_dev {
 	 */
 	bool hdmi;
 	unsigned int input;		/* V4L2 input index */
+	struct v4l2_pix_format tpg_fmt;	/* the generator's, while on HDMI */
+	struct vcap_interval tpg_interval;
 	struct v4l2_dv_timings dv_timings;
 	struct v4l2_dv_timings *dv_list;
 	unsigned int num_dv;

@@ -1,6 +1,7 @@
 #!/bin/sh
-# v4l2-compliance -s (and -f) against vcap with the tool that matches the
-# running kernel (tests/vm/v4l2-compliance).  Where that tool is newer
+# v4l2-compliance -s (and -f) against vcap, on its test pattern generator
+# and on its HDMI input, with the tool that matches the running kernel
+# (tests/vm/v4l2-compliance).  Where that tool is newer
 # than nothing the kernel knows (1.30 judging 6.12) vcap must show 0
 # failures and 0 warnings.  Where the tool predates the kernel (Debian
 # 12's 1.22 judging 6.1), vcap must show no failure or warning that
@@ -65,24 +66,49 @@ vcap_stat() {
 # gap is shown with its numbers and the driver's own drop count (frames
 # that found no queued buffer or that a late reader skipped): a gap the
 # counter does not account for is the driver's fault.
-for attempt in 1 2 3; do
-	drops=$(vcap_stat dropped)
-	"$comp" -d "$dev" -s $all_formats >"$out/vcap.txt" 2>&1
-	grep -q 'warn: .*got sequence number' "$out/vcap.txt" || break
-	echo "compliance: run $attempt: a sequence gap in the streaming tests;" \
-		"the driver's drop counter rose by $(($(vcap_stat dropped) - drops))"
-	grep -B2 'warn: .*got sequence number' "$out/vcap.txt" | head -n 12 |
-		sed 's/^/    /'
-done
+comply() {	# NAME [OPTIONS]: v4l2-compliance -s into $out/NAME.txt
+	name=$1
+	shift
+	for attempt in 1 2 3; do
+		drops=$(vcap_stat dropped)
+		"$comp" -d "$dev" -s "$@" >"$out/$name.txt" 2>&1
+		grep -q 'warn: .*got sequence number' "$out/$name.txt" || break
+		echo "compliance: $name: run $attempt: a sequence gap in the streaming tests;" \
+			"the driver's drop counter rose by $(($(vcap_stat dropped) - drops))"
+		grep -B2 'warn: .*got sequence number' "$out/$name.txt" | head -n 12 |
+			sed 's/^/    /'
+	done
+	summary=$(grep -E '^Total for vcap device' "$out/$name.txt")
+	if [ -z "$summary" ]; then
+		echo "compliance: v4l2-compliance did not complete on vcap ($name):" >&2
+		tail -n 30 "$out/$name.txt" >&2
+		exit 1
+	fi
+	echo "compliance: $(uname -r): $name: $summary"
+	issues "$out/$name.txt" | sed "s/^/    $name: /"
+	cat "$out/$name.txt" >>"$out/vcap.txt"
+	summaries="$summaries$summary
+"
+}
+summaries=
+: >"$out/vcap.txt"
+# The test pattern generator, the input the card comes up on: the
+# default format, and (-f) every mode.
+comply tpg $all_formats
+# The HDMI input, streaming what its source plays: 640x480p60, the
+# lightest timing, in YUYV.  The RT kernel's run above covers its locking;
+# the inputs' code is the generic kernels' to judge.
+case $(uname -v) in
+*PREEMPT_RT*) ;;
+*)
+	echo 640x480p60 >/sys/devices/platform/vcap-soft.0/hdmi_source &&
+		v4l2-ctl -d "$dev" -i 0 --set-dv-bt-timings query \
+			--set-fmt-video=pixelformat=YUYV >/dev/null ||
+		{ echo "compliance: cannot select the HDMI input" >&2; exit 1; }
+	comply hdmi
+	;;
+esac
 rmmod vcap || { echo "compliance: rmmod vcap failed" >&2; exit 1; }
-summary=$(grep -E '^Total for vcap device' "$out/vcap.txt")
-if [ -z "$summary" ]; then
-	echo "compliance: v4l2-compliance did not complete on vcap:" >&2
-	tail -n 30 "$out/vcap.txt" >&2
-	exit 1
-fi
-echo "compliance: $(uname -r): $summary"
-issues "$out/vcap.txt" | sed 's/^/    vcap: /'
 
 case $(uname -r) in
 [0-5].*|6.[0-9].*|6.1[01].*)

@@ -327,15 +327,19 @@ TEST(edid_and_hotplug)
 
 TEST(streamon_without_a_signal)
 {
+	struct v4l2_dv_timings t;
 	struct vk_stream s;
+	int fd;
 
+	/* Timings of a source that then goes: STREAMON has nothing. */
 	ASSERT_EQ(set_source("640x480p60"), 0);
-	/* The stream helper opens the node itself: set its input first. */
-	s.fd = open_hdmi();
-	ASSERT_GE(s.fd, 0);
-	close(s.fd);
+	fd = open_hdmi();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(query(fd, &t), 0);
+	ASSERT_EQ(vk_xioctl(fd, VIDIOC_S_DV_TIMINGS, &t), 0);
+	close(fd);
 	ASSERT_EQ(set_source("none"), 0);
-	EXPECT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 1920, 1080, 60, 6),
+	EXPECT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 60, 6),
 		  -1);
 	EXPECT_EQ(errno, ENOLINK);
 	vk_stream_stop(&s);

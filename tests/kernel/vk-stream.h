@@ -16,6 +16,15 @@ struct vk_stream {
 	size_t len[VK_MAX_BUFS];
 };
 
+/* perror() that leaves errno as it found it, for the caller to check. */
+static inline void vk_perror(const char *what)
+{
+	int err = errno;
+
+	perror(what);
+	errno = err;
+}
+
 /*
  * Open the vcap node, set fourcc at width x height and 1/fps, map nbufs
  * MMAP buffers, queue them and start streaming.  0, or -1 with errno and
@@ -35,12 +44,12 @@ static inline int vk_stream_start(struct vk_stream *s, uint32_t fourcc,
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	if (vk_find_video(path, sizeof(path)) < 0) {
-		perror("vk: no vcap video node");
+		vk_perror("vk: no vcap video node");
 		return -1;
 	}
 	s->fd = open(path, O_RDWR);
 	if (s->fd < 0) {
-		perror(path);
+		vk_perror(path);
 		return -1;
 	}
 	memset(&fmt, 0, sizeof(fmt));
@@ -49,7 +58,7 @@ static inline int vk_stream_start(struct vk_stream *s, uint32_t fourcc,
 	fmt.fmt.pix.width = width;
 	fmt.fmt.pix.height = height;
 	if (vk_xioctl(s->fd, VIDIOC_S_FMT, &fmt) < 0) {
-		perror("vk: VIDIOC_S_FMT");
+		vk_perror("vk: VIDIOC_S_FMT");
 		return -1;
 	}
 	if (fmt.fmt.pix.width != width || fmt.fmt.pix.height != height ||
@@ -65,7 +74,7 @@ static inline int vk_stream_start(struct vk_stream *s, uint32_t fourcc,
 	parm.parm.capture.timeperframe.numerator = 1;
 	parm.parm.capture.timeperframe.denominator = fps;
 	if (vk_xioctl(s->fd, VIDIOC_S_PARM, &parm) < 0) {
-		perror("vk: VIDIOC_S_PARM");
+		vk_perror("vk: VIDIOC_S_PARM");
 		return -1;
 	}
 	memset(&rb, 0, sizeof(rb));
@@ -73,7 +82,7 @@ static inline int vk_stream_start(struct vk_stream *s, uint32_t fourcc,
 	rb.type = type;
 	rb.memory = V4L2_MEMORY_MMAP;
 	if (vk_xioctl(s->fd, VIDIOC_REQBUFS, &rb) < 0) {
-		perror("vk: VIDIOC_REQBUFS");
+		vk_perror("vk: VIDIOC_REQBUFS");
 		return -1;
 	}
 	s->nbufs = rb.count < VK_MAX_BUFS ? rb.count : VK_MAX_BUFS;
@@ -85,24 +94,24 @@ static inline int vk_stream_start(struct vk_stream *s, uint32_t fourcc,
 		b.memory = V4L2_MEMORY_MMAP;
 		b.index = i;
 		if (vk_xioctl(s->fd, VIDIOC_QUERYBUF, &b) < 0) {
-			perror("vk: VIDIOC_QUERYBUF");
+			vk_perror("vk: VIDIOC_QUERYBUF");
 			return -1;
 		}
 		s->len[i] = b.length;
 		s->map[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, s->fd,
 				 b.m.offset);
 		if (s->map[i] == MAP_FAILED) {
-			perror("vk: mmap");
+			vk_perror("vk: mmap");
 			s->map[i] = NULL;
 			return -1;
 		}
 		if (vk_xioctl(s->fd, VIDIOC_QBUF, &b) < 0) {
-			perror("vk: VIDIOC_QBUF");
+			vk_perror("vk: VIDIOC_QBUF");
 			return -1;
 		}
 	}
 	if (vk_xioctl(s->fd, VIDIOC_STREAMON, &type) < 0) {
-		perror("vk: VIDIOC_STREAMON");
+		vk_perror("vk: VIDIOC_STREAMON");
 		return -1;
 	}
 	return 0;

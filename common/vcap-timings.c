@@ -163,15 +163,9 @@ int vcap_timing_from_board(const struct vcap_board_timing *bt,
 	return 0;
 }
 
-int vcap_timings_check_request(u32 link_state, const struct vcap_timing *src,
-			       const struct vcap_board_request *req)
+bool vcap_timings_link_feeds(u32 link_state, const struct vcap_timing *src,
+			     u32 width, u32 height, u32 num, u32 den)
 {
-	if (link_state != VCAP_LINK_LOCKED)
-		return VCAP_ERR_NO_LINK;
-	if (le32_to_cpu(req->width) != src->width ||
-	    le32_to_cpu(req->height) != src->height ||
-	    !vcap_timing_rate_is(src, le32_to_cpu(req->interval_num),
-				 le32_to_cpu(req->interval_den)))
-		return VCAP_ERR_TIMINGS;
-	return VCAP_ERR_NONE;
+	return link_state == VCAP_LINK_LOCKED && src->width == width &&
+	       src->height == height && vcap_timing_rate_is(src, num, den);
 }

@@ -60,12 +60,12 @@ int vcap_timing_from_board(const struct vcap_board_timing *bt,
 			   struct vcap_timing *t);
 
 /*
- * A START on the HDMI input, against the receiver's link: VCAP_ERR_NONE,
- * VCAP_ERR_NO_LINK (state not VCAP_LINK_LOCKED) or VCAP_ERR_TIMINGS (the
- * request's size or interval is not the source's).  The rest of the
- * request is vcap_modes_check()'s.
+ * Whether the receiver's link feeds a capture of width x height every
+ * num/den seconds: locked, to a source of that size and rate.  A START on
+ * the HDMI input is taken whatever the link; its frames flow while this
+ * holds.
  */
-int vcap_timings_check_request(u32 link_state, const struct vcap_timing *src,
-			       const struct vcap_board_request *req);
+bool vcap_timings_link_feeds(u32 link_state, const struct vcap_timing *src,
+			     u32 width, u32 height, u32 num, u32 den);
 
 #endif /* _VCAP_TIMINGS_H */

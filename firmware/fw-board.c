@@ -203,28 +203,19 @@ static void fw_board_start(struct fw_board *b,
 
 	m->pattern = le32_to_cpu(req->pattern);
 	m->flags = le32_to_cpu(req->flags);
-	if (input == VCAP_INPUT_HDMI)
-		m->timing = *fw_hdmi_timing(&b->hdmi);
-	else
-		memset(&m->timing, 0, sizeof(m->timing));
 	if (m->streaming && m->input == input && m->fmt.fourcc == fourcc &&
 	    m->fmt.width == width && m->fmt.height == height &&
 	    m->fmt.bytesperline == ring->bytesperline &&
 	    (u64)m->interval_num * den == (u64)num * m->interval_den) {
 		/* Same mode: only the pattern or flips change. */
 		fw_board_invalidate(b);
-		if (b->link_lost) {
-			/* Taken on a link locked to it: frames flow again. */
-			b->link_lost = false;
-			b->state = b->no_signal ? VCAP_STATE_NO_SIGNAL :
-						  VCAP_STATE_STREAMING;
-			wr32(&b->ctrl->status.state, b->state);
-		}
 		return;
 	}
 	m->streaming = true;
 	m->input = input;
-	b->link_lost = false;
+	/* The HDMI input is armed: frames flow while its source feeds it. */
+	b->link_lost = input == VCAP_INPUT_HDMI &&
+		       !fw_hdmi_feeds(&b->hdmi, width, height, num, den);
 	m->fmt.fourcc = fourcc;
 	m->fmt.width = width;
 	m->fmt.height = height;
@@ -233,7 +224,8 @@ static void fw_board_start(struct fw_board *b,
 	m->ring = *ring;
 	m->interval_num = num;
 	m->interval_den = den;
-	b->state = b->no_signal ? VCAP_STATE_NO_SIGNAL : VCAP_STATE_STREAMING;
+	b->state = b->no_signal || b->link_lost ? VCAP_STATE_NO_SIGNAL :
+						  VCAP_STATE_STREAMING;
 	b->mode_gen++;
 	b->next_seq = 0;
 	b->mode_changed = true;
@@ -284,10 +276,6 @@ int fw_board_apply(struct fw_board *b, const struct vcap_board_request *req)
 	int err;
 
 	err = vcap_modes_check(&b->info, b->frame_size, req, &ring);
-	if (!err && le32_to_cpu(req->cmd) == VCAP_CMD_START &&
-	    fw_board_input(b, req) == VCAP_INPUT_HDMI)
-		err = vcap_timings_check_request(fw_hdmi_link_state(&b->hdmi),
-						 fw_hdmi_timing(&b->hdmi), req);
 	if (err)
 		return err;
 	if (le32_to_cpu(req->cmd) == VCAP_CMD_STOP)
@@ -346,7 +334,8 @@ bool fw_board_poll_link(struct fw_board *b)
 	 * Nothing is published while the link is away from the running
 	 * timing; back on it, frames go on in the same mode by themselves.
 	 */
-	lost = !fw_hdmi_locked_to(&b->hdmi, &m->timing);
+	lost = !fw_hdmi_feeds(&b->hdmi, m->fmt.width, m->fmt.height,
+			      m->interval_num, m->interval_den);
 	if (lost == b->link_lost)
 		return changed;
 	b->link_lost = lost;

@@ -29,7 +29,6 @@ struct fw_mode {
 	u32 pattern;
 	u32 flags;		/* VCAP_REQ_* */
 	u32 input;		/* VCAP_INPUT_* */
-	struct vcap_timing timing;	/* the source's, on the HDMI input */
 };
 
 struct fw_board {
@@ -51,7 +50,7 @@ struct fw_board {
 	u64 pub[VCAP_MAX_SLOTS];
 	u32 open_lock;		/* lock value while a slot is being written */
 	bool no_signal;		/* the source is gone (fault) */
-	/* The HDMI input streams, but the link is not at its timing. */
+	/* The HDMI input streams, but the link does not feed its mode. */
 	bool link_lost;
 	bool mode_changed;	/* set on every mode change; the owner clears */
 	u32 last_error;		/* VCAP_ERR_* of the last request */

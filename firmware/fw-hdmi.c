@@ -106,10 +106,11 @@ const struct vcap_timing *fw_hdmi_timing(const struct fw_hdmi *h)
 	return &fw_hdmi_no_timing;
 }
 
-bool fw_hdmi_locked_to(const struct fw_hdmi *h, const struct vcap_timing *t)
+bool fw_hdmi_feeds(const struct fw_hdmi *h, u32 width, u32 height, u32 num,
+		   u32 den)
 {
-	return fw_hdmi_link_state(h) == VCAP_LINK_LOCKED &&
-	       !memcmp(fw_hdmi_timing(h), t, sizeof(*t));
+	return vcap_timings_link_feeds(fw_hdmi_link_state(h), fw_hdmi_timing(h),
+				       width, height, num, den);
 }
 
 /* The link the receiver shows now, gen left 0. */

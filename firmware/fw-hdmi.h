@@ -64,8 +64,9 @@ bool fw_hdmi_publish(struct fw_hdmi *h, struct vcap_board_link *page);
 u32 fw_hdmi_link_state(const struct fw_hdmi *h);
 /* The source's timing; all zeros for a source without one. */
 const struct vcap_timing *fw_hdmi_timing(const struct fw_hdmi *h);
-/* Whether the link is LOCKED to exactly t. */
-bool fw_hdmi_locked_to(const struct fw_hdmi *h, const struct vcap_timing *t);
+/* Whether the link feeds a capture of that size and rate: LOCKED to it. */
+bool fw_hdmi_feeds(const struct fw_hdmi *h, u32 width, u32 height, u32 num,
+		   u32 den);
 
 /* "no-signal", "unstable", "locked", "out-of-range". */
 const char *fw_hdmi_link_name(u32 state);

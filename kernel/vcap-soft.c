@@ -98,7 +98,8 @@ struct vcap_soft {
 	u8 edid[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
 	struct vcap_board_link link;	/* as published */
 	u32 input;			/* VCAP_INPUT_* streaming */
-	struct vcap_timing run;		/* the HDMI timing streaming */
+	u32 interval_num;		/* of the mode streaming */
+	u32 interval_den;
 	bool no_signal;			/* streaming HDMI without its source */
 };
 
@@ -304,7 +305,16 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	st->num_slots = cpu_to_le32(l->num_slots);
 	st->ring_offset = cpu_to_le64(l->ring_offset);
 	st->slot_stride = cpu_to_le64(l->slot_stride);
-	st->state = cpu_to_le32(VCAP_STATE_STREAMING);
+	soft->interval_num = num;
+	soft->interval_den = den;
+	soft->input = le32_to_cpu(req->input);
+	/* The HDMI input is armed: frames flow while its source feeds it. */
+	soft->no_signal = soft->input == VCAP_INPUT_HDMI &&
+		!vcap_timings_link_feeds(le32_to_cpu(soft->link.state),
+					 &soft->src, fmt.width, fmt.height,
+					 num, den);
+	st->state = cpu_to_le32(soft->no_signal ? VCAP_STATE_NO_SIGNAL :
+						  VCAP_STATE_STREAMING);
 	soft->running = true;
 	soft->period = ns_to_ktime(div_u64((u64)num * NSEC_PER_SEC, den));
 	hrtimer_start(&soft->timer, soft->period, HRTIMER_MODE_REL);
@@ -355,8 +365,11 @@ static void vcap_soft_link_update(struct vcap_soft *soft)
 	}
 
 	if (soft->running && soft->input == VCAP_INPUT_HDMI) {
-		ok = le32_to_cpu(l.state) == VCAP_LINK_LOCKED &&
-		     !memcmp(&soft->src, &soft->run, sizeof(soft->run));
+		ok = vcap_timings_link_feeds(le32_to_cpu(l.state), &soft->src,
+					     soft->gen.fmt.width,
+					     soft->gen.fmt.height,
+					     soft->interval_num,
+					     soft->interval_den);
 		if (ok == soft->no_signal) {
 			soft->no_signal = !ok;
 			ctrl->status.state = cpu_to_le32(ok ?
@@ -423,20 +436,11 @@ static void vcap_soft_request(struct work_struct *work)
 	memcpy(&req, &ctrl->request, sizeof(req));
 	vcap_soft_repair_info(soft);
 	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
-	if (err == VCAP_ERR_NONE && le32_to_cpu(req.cmd) == VCAP_CMD_START &&
-	    le32_to_cpu(req.input) == VCAP_INPUT_HDMI)
-		err = vcap_timings_check_request(le32_to_cpu(soft->link.state),
-						 &soft->src, &req);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);
 		else
 			err = vcap_soft_start(soft, &req, &layout);
-		if (err == VCAP_ERR_NONE) {
-			soft->input = le32_to_cpu(req.input);
-			soft->run = soft->src;
-			soft->no_signal = false;
-		}
 	}
 	soft->ack_seq = seq;
 	ctrl->status.error = cpu_to_le32(err);

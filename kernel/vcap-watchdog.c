@@ -127,8 +127,12 @@ void vcap_watchdog(struct work_struct *work)
 	 */
 	if (streaming && state != VCAP_STATE_STOPPED &&
 	    (gen != vdev->last_mode_gen || state != vdev->last_state)) {
+		/*
+		 * A signal lost while frames flowed; a start that waits for
+		 * one (an HDMI input without its source) is no news.
+		 */
 		if (state == VCAP_STATE_NO_SIGNAL &&
-		    vdev->last_state != VCAP_STATE_NO_SIGNAL)
+		    vdev->last_state == VCAP_STATE_STREAMING)
 			change = true;
 		if (ring.valid && (fourcc != ring.fourcc ||
 				   w != ring.width || h != ring.height)) {

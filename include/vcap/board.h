@@ -66,15 +66,14 @@ enum vcap_pattern {
 /*
  * request.input: where the frames come from.  The test pattern generator
  * makes any mode of the table.  The HDMI input captures what the source
- * sends: a START on it is taken only while the link is VCAP_LINK_LOCKED
- * and the request's width, height and interval are the source's (else
- * VCAP_ERR_NO_LINK or VCAP_ERR_TIMINGS); its fourcc is any of the table
- * at that size.  While it streams, a link that leaves LOCKED, or locks to
- * another timing, stops the frames: status.state becomes
- * VCAP_STATE_NO_SIGNAL, nothing is published and mode_gen stays.  When
- * the link locks again to the running timing the frames resume by
- * themselves (state STREAMING); on any other timing they wait for the
- * driver's next START.
+ * sends: a START on it is taken whatever the link (its fourcc, size and
+ * interval checked against the table as on the generator), and its
+ * frames flow while the link is VCAP_LINK_LOCKED to a source of the
+ * request's width, height and interval: state VCAP_STATE_STREAMING.
+ * While the link is anything else (no signal, unstable, another timing)
+ * nothing is published, state is VCAP_STATE_NO_SIGNAL and mode_gen stays;
+ * the frames resume by themselves when the link locks to the requested
+ * timing again.
  */
 #define VCAP_INPUT_HDMI			0
 #define VCAP_INPUT_TPG			1
@@ -95,8 +94,8 @@ enum vcap_pattern {
 #define VCAP_ERR_BUSY			7
 #define VCAP_ERR_BAD_PATTERN		8	/* pattern not in enum */
 #define VCAP_ERR_BAD_INPUT		9	/* input not VCAP_INPUT_* */
-#define VCAP_ERR_NO_LINK		10	/* HDMI: link not locked */
-#define VCAP_ERR_TIMINGS		11	/* HDMI: not the source's mode */
+#define VCAP_ERR_NO_LINK		10	/* reserved: HDMI link not locked */
+#define VCAP_ERR_TIMINGS		11	/* reserved: not the source's mode */
 
 /* status.state */
 #define VCAP_STATE_STOPPED		0

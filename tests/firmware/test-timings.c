@@ -2,25 +2,14 @@
 /*
  * The HDMI timings the board knows: each plays at the frame rate of its
  * name, survives the trip through the control page, and is what the
- * request check and the match accept; a measured timing off the table, a
- * broken one or another rate is refused.
+ * match accepts and what feeds a capture of its size and rate; a measured
+ * timing off the table, a broken one or another rate is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vtest.h"
 #include "vcap-timings.h"
-
-static void start_req(struct vcap_board_request *q, u32 w, u32 h, u32 fps)
-{
-	memset(q, 0, sizeof(*q));
-	q->cmd = htole32(VCAP_CMD_START);
-	q->input = htole32(VCAP_INPUT_HDMI);
-	q->width = htole32(w);
-	q->height = htole32(h);
-	q->interval_num = htole32(1);
-	q->interval_den = htole32(fps);
-}
 
 TEST(every_timing_plays_at_the_rate_its_name_says)
 {
@@ -98,29 +87,26 @@ TEST(broken_board_timings_are_refused)
 	EXPECT_EQ(vcap_timing_from_board(&bt, &t), -EINVAL);
 }
 
-TEST(an_hdmi_start_must_be_the_source)
+TEST(only_a_locked_source_of_the_size_and_rate_feeds_a_capture)
 {
 	const struct vcap_timing *src = &vcap_timings_by_name("1080p50")->t;
-	struct vcap_board_request q;
 
-	start_req(&q, 1920, 1080, 50);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
-		  VCAP_ERR_NONE);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_NO_SIGNAL, src, &q),
-		  VCAP_ERR_NO_LINK);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_UNSTABLE, src, &q),
-		  VCAP_ERR_NO_LINK);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_OUT_OF_RANGE, src, &q),
-		  VCAP_ERR_NO_LINK);
-	start_req(&q, 1920, 1080, 60);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
-		  VCAP_ERR_TIMINGS);
-	start_req(&q, 1280, 720, 50);
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
-		  VCAP_ERR_TIMINGS);
-	start_req(&q, 1920, 1080, 50);
-	q.interval_num = 0;
-	EXPECT_EQ(vcap_timings_check_request(VCAP_LINK_LOCKED, src, &q),
-		  VCAP_ERR_TIMINGS);
+	EXPECT_TRUE(vcap_timings_link_feeds(VCAP_LINK_LOCKED, src, 1920, 1080,
+					    1, 50));
+	EXPECT_TRUE(vcap_timings_link_feeds(VCAP_LINK_LOCKED, src, 1920, 1080,
+					    2, 100));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_NO_SIGNAL, src, 1920,
+					     1080, 1, 50));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_UNSTABLE, src, 1920,
+					     1080, 1, 50));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_OUT_OF_RANGE, src, 1920,
+					     1080, 1, 50));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_LOCKED, src, 1920, 1080,
+					     1, 60));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_LOCKED, src, 1280, 720,
+					     1, 50));
+	EXPECT_FALSE(vcap_timings_link_feeds(VCAP_LINK_LOCKED, src, 1920, 1080,
+					     0, 50));
 }
+
 VTEST_MAIN()

@@ -325,13 +325,14 @@ TEST(edid_and_hotplug)
 	close(fd);
 }
 
-TEST(streamon_without_a_signal)
+TEST(streamon_waits_for_the_source)
 {
 	struct v4l2_dv_timings t;
+	struct v4l2_buffer b;
 	struct vk_stream s;
 	int fd;
 
-	/* Timings of a source that then goes: STREAMON has nothing. */
+	/* Timings of a source that then goes: STREAMON waits for it. */
 	ASSERT_EQ(set_source("640x480p60"), 0);
 	fd = open_hdmi();
 	ASSERT_GE(fd, 0);
@@ -339,9 +340,15 @@ TEST(streamon_without_a_signal)
 	ASSERT_EQ(vk_xioctl(fd, VIDIOC_S_DV_TIMINGS, &t), 0);
 	close(fd);
 	ASSERT_EQ(set_source("none"), 0);
-	EXPECT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 60, 6),
-		  -1);
-	EXPECT_EQ(errno, ENOLINK);
+	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 60, 6), 0);
+	EXPECT_FALSE(frame_ready(s.fd, 1000));
+	/* Another timing does not feed it either. */
+	ASSERT_EQ(set_source("720p60"), 0);
+	EXPECT_FALSE(frame_ready(s.fd, 1000));
+	ASSERT_EQ(set_source("640x480p60"), 0);
+	EXPECT_TRUE(frame_ready(s.fd, 3000));
+	ASSERT_EQ(vk_stream_dqbuf(&s, &b), 0);
+	EXPECT_EQ(b.bytesused, 640 * 480 * 2);
 	vk_stream_stop(&s);
 	ASSERT_EQ(set_source("1080p60"), 0);
 }

@@ -14,19 +14,7 @@ say() { echo "fx-capture: $*"; }
 fail() { echo "fx-capture: FAIL: $*" >&2; fails=$((fails + 1)); }
 mkdir -p "$out"
 
-# fw ARGS...: one "vcap-fw ctl" request through the host's relay.
-fw_n=0
-fw() {
-	fw_n=$((fw_n + 1))
-	echo "$*" >"$FX_RPC/tmp.sh.$fw_n"
-	mv "$FX_RPC/tmp.sh.$fw_n" "$FX_RPC/cmd.sh.$fw_n"
-	i=0
-	while [ ! -f "$FX_RPC/out.sh.$fw_n" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	grep -q '^status 0$' "$FX_RPC/out.sh.$fw_n" 2>/dev/null
-}
+. "$(dirname "$0")/fw-relay.sh"
 
 # y4m_check FILE: prints the number of whole frames; fails unless the
 # file is a 4:2:2 header and whole frames only.

@@ -25,18 +25,8 @@ mkdir -p "$out"
 v4l2-ctl -d "$dev" -i 0 >/dev/null || die "cannot select input 0"
 v4l2-ctl -d "$dev" -L >"$out/controls.txt" 2>&1 || die "v4l2-ctl -L failed"
 
-# menu_index CONTROL PATTERN: the index of the first item of CONTROL's
-# menu matching the extended regex PATTERN.
-menu_index() {
-	awk -v ctl="$1" -v pat="$2" '
-		$1 == ctl { inside = 1; next }
-		inside && /^[ \t]*[0-9]+: / {
-			i = $1; sub(":", "", i); $1 = ""; sub(/^ /, "")
-			if ($0 ~ pat) { print i; exit }
-			next
-		}
-		inside { inside = 0 }' "$out/controls.txt"
-}
+vivid_controls=$out/controls.txt
+. "$(dirname "$0")/../harness/vivid-menu.sh"
 selected=$(menu_index dv_timings_signal_mode "^Selected DV Timings")
 nosignal=$(menu_index dv_timings_signal_mode "^No Signal")
 # 25 Hz timings: vivid's generator thread, late at 60 Hz under emulation,

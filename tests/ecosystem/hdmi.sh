@@ -3,12 +3,13 @@
 # run against vivid's HDMI input and vcap's in one guest, and vcap must
 # pass every step vivid passes.  Then ffmpeg captures 1080p60 from vcap's
 # HDMI input, and GStreamer's v4l2src captures on across a change from
-# 1080p60 to 720p60 and across a lost signal.
-# Usage: hdmi.sh KMOD OUTDIR
+# 1080p60 to 720p60 and across a lost signal, and vcap-stream follows it
+# through a change and a lost signal.
+# Usage: hdmi.sh KMOD OUTDIR VCAP_STREAM
 set -u
 ECO_NAME=eco-hdmi
 . "$(dirname "$0")/eco-lib.sh"
-ko=$1 out=$2
+ko=$1 out=$2 vs=$3
 mkdir -p "$out"
 source_attr=/sys/devices/platform/vcap-soft.0/hdmi_source
 eco_load vcap "$ko" soft_boards=1
@@ -129,14 +130,29 @@ eco_log "ffmpeg: 1080p60 HDMI: $got (width,height,frames)"
 
 # GStreamer across 1080p60 -> 720p60 and a lost signal: v4l2src
 # renegotiates on each source-change event and reaches EOS with buffers of
-# both sizes.  (Its log is written in blocks: the changes go by the clock.)
+# both sizes.
 export GST_REGISTRY=/tmp/gst-registry.bin
-timeout 120 gst-launch-1.0 -v v4l2src device="$vcap" num-buffers=600 ! \
-	videoconvert ! fakesink silent=false >"$out/gst.log" 2>&1 &
+# wait_log PATTERN SECONDS: until GStreamer's log shows PATTERN.
+wait_log() {
+	t=0
+	until grep -q "$1" "$out/gst.log" 2>/dev/null; do
+		[ $t -ge $(($2 * 5)) ] && return 1
+		kill -0 "$gst" 2>/dev/null || return 1
+		sleep 0.2
+		t=$((t + 1))
+	done
+}
+stdbuf -oL timeout 180 gst-launch-1.0 -v v4l2src device="$vcap" \
+	num-buffers=600 ! videoconvert ! fakesink silent=false \
+	>"$out/gst.log" 2>&1 &
 gst=$!
-sleep 4
+wait_log 'caps = video/x-raw, width=(int)1920' 60 ||
+	eco_fail "GStreamer never negotiated 1920x1080"
+sleep 2
 echo 720p60 >"$source_attr"
-sleep 3
+wait_log 'caps = video/x-raw, width=(int)1280' 60 ||
+	eco_fail "GStreamer never renegotiated 1280x720"
+sleep 2
 echo none >"$source_attr"
 sleep 2
 echo 720p60 >"$source_attr"
@@ -152,5 +168,23 @@ case $sizes in
 *1920x1080*1280x720*) ;;
 *) eco_fail "GStreamer did not go from 1920x1080 to 1280x720: $sizes" ;;
 esac
+
+# vcap-stream follows the source as well: bench across 720p60 -> 1080p60
+# and a lost signal, a segment of frames in each mode.
+"$vs" bench -d "$vcap" -t 16 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
+bench=$!
+sleep 5
 echo 1080p60 >"$source_attr"
+sleep 4
+echo none >"$source_attr"
+sleep 2
+echo 1080p60 >"$source_attr"
+wait "$bench"
+st=$?
+eco_log "vcap-stream bench: exit $st, $(grep -c 'source change' "$out/bench.err") source changes"
+[ "$st" -eq 0 ] || { cat "$out/bench.err" >&2; eco_fail "vcap-stream bench failed"; }
+grep -Eq "^bench: segment 1: [1-9][0-9]* frames of [A-Z0-9]+ 1280x720 " "$out/bench.err" &&
+	grep -Eq "^bench: segment 2: [1-9][0-9]* frames of [A-Z0-9]+ 1920x1080 " "$out/bench.err" &&
+	grep -Eq "^bench: segment [34]: [1-9][0-9]* frames of [A-Z0-9]+ 1920x1080 " "$out/bench.err" ||
+	{ cat "$out/bench.err" >&2; eco_fail "vcap-stream did not follow 720p -> 1080p -> no signal -> 1080p"; }
 echo "$ECO_NAME: PASS"

@@ -436,18 +436,22 @@ static void v4l2_parm(int fd)
 static void v4l2_inputs(int fd)
 {
 	struct v4l2_input in;
+	unsigned int n;
 	int i;
 
-	memset(&in, 0, sizeof(in));
-	if (!ok(fd, VIDIOC_ENUMINPUT, &in, "ENUMINPUT 0")) {
-		out("ENUMINPUT 0: name=\"%.32s\" type=%u audioset=%#x tuner=%u",
-		    (char *)in.name, in.type, in.audioset, in.tuner);
-		out("ENUMINPUT 0: std=%#llx status=%#x capabilities=%#x",
+	for (n = 0; n < 2; n++) {
+		memset(&in, 0, sizeof(in));
+		in.index = n;
+		if (ok(fd, VIDIOC_ENUMINPUT, &in, "ENUMINPUT"))
+			continue;
+		out("ENUMINPUT %u: name=\"%.32s\" type=%u audioset=%#x tuner=%u",
+		    n, (char *)in.name, in.type, in.audioset, in.tuner);
+		out("ENUMINPUT %u: std=%#llx status=%#x capabilities=%#x", n,
 		    (unsigned long long)in.std, in.status, in.capabilities);
 	}
 	memset(&in, 0, sizeof(in));
-	in.index = 1;
-	fails(fd, VIDIOC_ENUMINPUT, &in, "ENUMINPUT 1", EINVAL);
+	in.index = 2;
+	fails(fd, VIDIOC_ENUMINPUT, &in, "ENUMINPUT 2", EINVAL);
 
 	i = -1;
 	if (!ok(fd, VIDIOC_G_INPUT, &i, "G_INPUT"))
@@ -455,8 +459,44 @@ static void v4l2_inputs(int fd)
 	i = 0;
 	if (!ok(fd, VIDIOC_S_INPUT, &i, "S_INPUT 0"))
 		out("S_INPUT 0: ok");
+	i = 2;
+	fails(fd, VIDIOC_S_INPUT, &i, "S_INPUT 2", EINVAL);
+}
+
+/* The HDMI input: timings (a packed struct) and the EDID (a pointer). */
+static void v4l2_dv(int fd)
+{
+	struct v4l2_dv_timings t;
+	unsigned char edid[2 * 128];
+	struct v4l2_edid e;
+	unsigned int sum = 0, k;
+	int i = 0;
+
+	if (ok(fd, VIDIOC_S_INPUT, &i, "S_INPUT 0 (HDMI)"))
+		return;
+	memset(&t, 0, sizeof(t));
+	if (!ok(fd, VIDIOC_QUERY_DV_TIMINGS, &t, "QUERY_DV_TIMINGS"))
+		out("QUERY_DV_TIMINGS: %ux%u pixelclock=%llu vic=%u",
+		    t.bt.width, t.bt.height,
+		    (unsigned long long)t.bt.pixelclock, t.bt.cea861_vic);
+	memset(&e, 0, sizeof(e));
+	if (!ok(fd, VIDIOC_G_EDID, &e, "G_EDID count"))
+		out("G_EDID count: blocks=%u", e.blocks);
+	memset(&e, 0, sizeof(e));
+	e.blocks = 2;
+	e.edid = edid;
+	if (!ok(fd, VIDIOC_G_EDID, &e, "G_EDID")) {
+		for (k = 0; k < sizeof(edid); k++)
+			sum = sum * 31 + edid[k];
+		out("G_EDID: blocks=%u hash=%#x", e.blocks, sum);
+	}
+	e.blocks = 2;
+	e.edid = edid;
+	if (!ok(fd, VIDIOC_S_EDID, &e, "S_EDID"))
+		out("S_EDID: ok");
 	i = 1;
-	fails(fd, VIDIOC_S_INPUT, &i, "S_INPUT 1", EINVAL);
+	if (!ok(fd, VIDIOC_S_INPUT, &i, "S_INPUT 1 (generator)"))
+		out("S_INPUT 1: ok");
 }
 
 static void g_ctrl(int fd, const char *step)
@@ -987,6 +1027,7 @@ int main(void)
 	v4l2_set_format(fd, &cur);
 	v4l2_parm(fd);
 	v4l2_inputs(fd);
+	v4l2_dv(fd);
 	v4l2_ctrl(fd);
 	v4l2_ext_ctrls(fd);
 	v4l2_events(fd);

@@ -143,7 +143,7 @@ wait_log() {
 	done
 }
 stdbuf -oL timeout 180 gst-launch-1.0 -v v4l2src device="$vcap" \
-	num-buffers=600 ! videoconvert ! fakesink silent=false \
+	num-buffers=400 ! videoconvert ! fakesink silent=false \
 	>"$out/gst.log" 2>&1 &
 gst=$!
 wait_log 'caps = video/x-raw, width=(int)1920' 60 ||
@@ -162,7 +162,7 @@ buffers=$(grep -c 'last-message = chain' "$out/gst.log")
 sizes=$(grep -o 'caps = video/x-raw, width=(int)[0-9]*, height=(int)[0-9]*' "$out/gst.log" |
 	sed 's/.*width=(int)//; s/, height=(int)/x/' | uniq | tr '\n' ' ')
 eco_log "GStreamer: exit $st, $buffers buffers, sizes: $sizes"
-[ "$st" -eq 0 ] && [ "$buffers" -eq 600 ] ||
+[ "$st" -eq 0 ] && [ "$buffers" -eq 400 ] ||
 	{ tail -n 20 "$out/gst.log" >&2; eco_fail "GStreamer did not reach EOS across the changes"; }
 case $sizes in
 *1920x1080*1280x720*) ;;
@@ -171,11 +171,11 @@ esac
 
 # vcap-stream follows the source as well: bench across 720p60 -> 1080p60
 # and a lost signal, a segment of frames in each mode.
-"$vs" bench -d "$vcap" -t 16 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
+"$vs" bench -d "$vcap" -t 12 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
 bench=$!
-sleep 5
-echo 1080p60 >"$source_attr"
 sleep 4
+echo 1080p60 >"$source_attr"
+sleep 3
 echo none >"$source_attr"
 sleep 2
 echo 1080p60 >"$source_attr"

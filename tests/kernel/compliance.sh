@@ -47,8 +47,8 @@ v4l2-ctl -d "$dev" --set-parm=5 >/dev/null ||
 # format code is the same on every kernel, so -f runs with the tool that
 # judges strictly (1.30 on 6.12) and the old kernel gets -s.
 case $(uname -r) in
-[0-5].*|6.[0-9].*|6.1[01].*) all_formats= ;;
-*) all_formats=--stream-all-formats=2 ;;
+[0-5].*|6.[0-9].*|6.1[01].*) all_formats= old_tool=1 ;;
+*) all_formats=--stream-all-formats=2 old_tool= ;;
 esac
 # PREEMPT_RT changes how the driver's locks and interrupts run, not its
 # format code: the RT kernel streams the default format (-s) and leaves
@@ -78,6 +78,19 @@ comply() {	# NAME [OPTIONS]: v4l2-compliance -s into $out/NAME.txt
 		grep -B2 'warn: .*got sequence number' "$out/$name.txt" | head -n 12 |
 			sed 's/^/    /'
 	done
+	# The old tool (kernels before 6.12) is judged against vivid: a gap
+	# there that the driver counted, frame for frame, among its drops
+	# is a starved guest, said and left out of the judgement; a gap it
+	# did not count stays in.
+	if [ -n "$old_tool" ] && grep -q 'warn: .*got sequence number' "$out/$name.txt"; then
+		gaps=$(grep -o 'got sequence number [0-9]*, expected [0-9]*' "$out/$name.txt" |
+			tr -d , | awk '{ s += $4 - $6 } END { print s + 0 }')
+		rise=$(($(vcap_stat dropped) - drops))
+		if [ "$gaps" -le "$rise" ]; then
+			echo "compliance: $name: sequence gaps of $gaps frames, all among the $rise the driver counted as dropped: not judged"
+			sed -i '/warn: .*got sequence number/d' "$out/$name.txt"
+		fi
+	fi
 	summary=$(grep -E '^Total for vcap device' "$out/$name.txt")
 	if [ -z "$summary" ]; then
 		echo "compliance: v4l2-compliance did not complete on vcap ($name):" >&2

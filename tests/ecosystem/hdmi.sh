@@ -171,7 +171,7 @@ esac
 
 # vcap-stream follows the source as well: bench across 720p60 -> 1080p60
 # and a lost signal, a segment of frames in each mode.
-"$vs" bench -d "$vcap" -t 12 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
+"$vs" bench -d "$vcap" -t 16 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
 bench=$!
 sleep 4
 echo 1080p60 >"$source_attr"

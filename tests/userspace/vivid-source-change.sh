@@ -55,9 +55,10 @@ wait_for() {
 # bench follows: 1080p, then 720p, no signal, 720p again.  vivid under
 # emulation drops frames; bench counts them, verify would stop at the
 # first.
-"$tool" bench -d "$dev" -t 40 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
+# It runs until stopped (SIGTERM), 4 s after the signal came back.
+"$tool" bench -d "$dev" -t 120 --timeout 20000 >"$out/bench.txt" 2>"$out/bench.err" &
 pid=$!
-sleep 8
+sleep 5
 ctl dv_timings=$p720
 wait_for "$out/bench.err" "source change 1:" 20 || fail "bench: no first change"
 sleep 5
@@ -66,6 +67,8 @@ wait_for "$out/bench.err" "source change 2:" 20 || fail "bench: no second change
 sleep 3
 ctl dv_timings_signal_mode=$selected
 wait_for "$out/bench.err" "source change 3:" 20 || fail "bench: no third change"
+sleep 4
+kill -TERM $pid
 wait $pid
 st=$?
 say "bench: status $st"

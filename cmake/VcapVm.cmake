@@ -21,6 +21,19 @@ function(vcap_vm_missing name suffix labels what)
 	set_tests_properties(vm-${name}-${suffix} PROPERTIES LABELS "${labels}")
 endfunction()
 
+# ctest -j starts the costliest tests first.  A clean build has no
+# measured costs (Testing/Temporary/CTestCostData.txt, which take
+# precedence once a run has made them), so the longest tests carry their
+# typical run time under emulation, in seconds: a long test left to the
+# end runs alone while the other CPU idles.
+set(VCAP_VM_TEST_COSTS
+	rel-load-vcap 315  rel-fuzz-vcap 300  kernel-compliance 215
+	eco-hdmi 190  rel-cycles-vcap 175  faults-hostile 100
+	rel-fuzz-vcap-rt 76  rel-fuzz-writable 70  hard-vram-unbind-race 70
+	eco-ffmpeg 70  eco-udev 65  kernel-unbind 60
+	kernel-stream-1920x1080 55  kernel-stream-640x480 50
+	vcap-stream-vcap 55  viewer-xvfb-vcap-soft 55)
+
 # vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [RT | RT_ONLY |
 #                  NEWEST] [VM_ARGS <a>...] COMMAND <guest command>...)
 # The test runs on every kernel of VCAP_KERNELS; with RT also on every
@@ -71,5 +84,12 @@ function(vcap_add_vm_test)
 		set_tests_properties(vm-${T_NAME}-${kver} PROPERTIES
 			LABELS "vm;${T_LABELS}" TIMEOUT ${T_TIMEOUT}
 			ENVIRONMENT "VCAP_VM_CACHE=${CMAKE_BINARY_DIR}/vm-cache")
+		list(FIND VCAP_VM_TEST_COSTS ${T_NAME} i)
+		if(i GREATER -1)
+			math(EXPR i "${i} + 1")
+			list(GET VCAP_VM_TEST_COSTS ${i} cost)
+			set_tests_properties(vm-${T_NAME}-${kver} PROPERTIES
+				COST ${cost})
+		endif()
 	endforeach()
 endfunction()

@@ -4,12 +4,9 @@
  * it: EDID and hotplug, the published link, START on the HDMI input, and
  * the stream following the source through the control command.
  */
-#include <sched.h>
-#include <stdlib.h>
-#include <unistd.h>
 #include "vtest.h"
-#include "fw-run.h"
 #include "fw-test.h"
+#include "fw-test-run.h"
 #include "vcap-timings.h"
 
 FIXTURE(hdmi) {
@@ -20,63 +17,18 @@ FIXTURE(hdmi) {
 
 FIXTURE_SETUP(hdmi)
 {
-	char path[] = "/tmp/vcap-hdmi-XXXXXX", err[256];
-	int fd;
-
-	/* Steady timing on a busy host, where allowed. */
-	{
-		struct sched_param sp = { .sched_priority = 10 };
-
-		sched_setscheduler(0, SCHED_FIFO, &sp);
-	}
-	self->r = calloc(1, sizeof(*self->r));
-	ASSERT_TRUE(self->r);
-	fd = mkstemp(path);
-	ASSERT_GE(fd, 0);
-	close(fd);
 	/* Three 1920x1080 YUYV slots and more. */
-	ASSERT_EQ(fw_run_init(self->r, path, 16 << 20, NULL, NULL, err,
-			      sizeof(err)), 0);
-	unlink(path);
+	self->r = t_run_new(16 << 20);
+	ASSERT_TRUE(self->r);
 	self->c = self->r->board.ctrl;
 }
 
 FIXTURE_TEARDOWN(hdmi)
 {
-	if (self->r)
-		fw_run_fini(self->r);
-	free(self->r);
+	t_run_free(self->r);
 }
 
-static void run_ms(struct fw_run *r, unsigned int ms)
-{
-	u64 end = fw_now_ns() + ms * 1000000ull;
-
-	while (fw_now_ns() < end)
-		fw_run_once(r);
-}
-
-/* A control command, its answer kept in out. */
-static int cmd(struct fw_run *r, char *out, size_t outlen, const char *line)
-{
-	char buf[256], *argv[8], *save, *tok;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int argc = 0, ret;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 8;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	ret = fw_run_command(r, argc, argv, f);
-	fclose(f);
-	snprintf(out, outlen, "%s", text ? text : "");
-	free(text);
-	return ret;
-}
-
-#define CMD(line)	cmd(self->r, self->out, sizeof(self->out), line)
+#define CMD(line)	t_cmd(self->r, self->out, sizeof(self->out), line)
 
 /* A request the way a driver writes it; returns status.error for it. */
 static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
@@ -155,7 +107,7 @@ static void plug(struct fw_run *r)
 
 	make_edid(d, 1);
 	write_edid(r->board.ctrl, d, 1);
-	run_ms(r, 10);
+	t_run_ms(r, 10);
 }
 
 static u32 link_state(const struct vcap_board_ctrl *c)
@@ -188,7 +140,7 @@ static u64 frames(const struct fw_run *r)
 TEST_F(hdmi, comes_up_with_hotplug_low_and_1080p60_plugged_in)
 {
 	EXPECT_TRUE(t_rd32(&self->c->info.caps) & VCAP_CAP_HDMI);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
 	EXPECT_NE(t_rd32(&self->c->link.gen), 0);
@@ -203,7 +155,7 @@ TEST_F(hdmi, good_edid_locks_to_the_source)
 	u8 d[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
 	u32 gen;
 
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	gen = t_rd32(&self->c->link.gen);
 	plug(self->r);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
@@ -215,15 +167,15 @@ TEST_F(hdmi, good_edid_locks_to_the_source)
 	/* Four blocks, the most the receiver holds, are as good as one. */
 	make_edid(d, VCAP_EDID_MAX_BLOCKS);
 	write_edid(self->c, d, 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 	EXPECT_TRUE(timing_is_zero(self->c));
 	write_edid(self->c, d, VCAP_EDID_MAX_BLOCKS);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
 	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 3);
 	/* Nothing changed, nothing published. */
-	run_ms(self->r, 60);
+	t_run_ms(self->r, 60);
 	EXPECT_EQ(t_rd32(&self->c->link.gen), gen + 3);
 }
 
@@ -268,7 +220,7 @@ TEST_F(hdmi, bad_edids_drive_hotplug_low)
 			break;
 		}
 		write_edid(self->c, d, blocks);
-		run_ms(self->r, 10);
+		t_run_ms(self->r, 10);
 		TH_LOG("%s", what[i]);
 		EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 		EXPECT_TRUE(timing_is_zero(self->c));
@@ -286,15 +238,15 @@ TEST_F(hdmi, edid_is_taken_on_a_new_generation_only)
 	make_edid(d, 1);
 	memcpy(self->c->edid.data, d, sizeof(d));
 	t_wr32(&self->c->edid.blocks, 1);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 	t_wr32(&self->c->edid.gen, 1);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
 	/* Scribbled after it was taken: the snapshot stands. */
 	memset(self->c->edid.data, 0x5a, sizeof(self->c->edid.data));
 	t_wr32(&self->c->edid.blocks, 9);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
 }
 
@@ -305,7 +257,7 @@ TEST_F(hdmi, start_on_hdmi_waits_for_a_source_that_feeds_it)
 	/* Hotplug low: armed, no frames; the pattern generator does not care. */
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(frames(self->r), 0);
 	EXPECT_EQ(request(self->r, VCAP_CMD_START, VCAP_INPUT_TPG,
 			  VCAP_FMT_YUYV, 1280, 720, 1, 60), VCAP_ERR_NONE);
@@ -320,7 +272,7 @@ TEST_F(hdmi, start_on_hdmi_waits_for_a_source_that_feeds_it)
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 30), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
 	f = frames(self->r);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(frames(self->r), f);
 	EXPECT_EQ(request(self->r, VCAP_CMD_START, 7, VCAP_FMT_YUYV, 1920,
 			  1080, 1, 60), VCAP_ERR_BAD_INPUT);
@@ -328,7 +280,7 @@ TEST_F(hdmi, start_on_hdmi_waits_for_a_source_that_feeds_it)
 			  VCAP_FMT_YUYV, 1920, 1080, 2, 120), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
 	EXPECT_EQ(t_rd32(&self->c->status.width), 1920);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_GT(frames(self->r), f + 2);
 	/* Any format at the source's size. */
 	EXPECT_EQ(request(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
@@ -343,13 +295,13 @@ TEST_F(hdmi, lost_source_stops_frames_and_its_return_resumes_them)
 
 	plug(self->r);
 	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	ASSERT_GT(frames(self->r), 2);
 	gen = t_rd32(&self->c->status.mode_gen);
 
 	ASSERT_EQ(CMD("source none"), 0);
 	EXPECT_TRUE(strstr(self->out, "link=no-signal\n"));
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 	EXPECT_EQ(t_rd32(&self->c->link.flags), 0);
@@ -357,7 +309,7 @@ TEST_F(hdmi, lost_source_stops_frames_and_its_return_resumes_them)
 	seq = t_rd64(&self->c->status.latest_seq);
 	hb = t_rd64(&self->c->status.heartbeat);
 	late = self->r->pace.late;
-	run_ms(self->r, 300);
+	t_run_ms(self->r, 300);
 	EXPECT_EQ(frames(self->r), f);
 	EXPECT_EQ(t_rd64(&self->c->status.latest_seq), seq);
 	/* Alive all the same: a heartbeat at least every 100 ms. */
@@ -367,7 +319,7 @@ TEST_F(hdmi, lost_source_stops_frames_and_its_return_resumes_them)
 	/* A signal without lock is no better. */
 	ASSERT_EQ(CMD("source unstable"), 0);
 	EXPECT_TRUE(strstr(self->out, "link=unstable\n"));
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_UNSTABLE);
 	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
 	EXPECT_TRUE(timing_is_zero(self->c));
@@ -376,7 +328,7 @@ TEST_F(hdmi, lost_source_stops_frames_and_its_return_resumes_them)
 
 	ASSERT_EQ(CMD("source 1080p60"), 0);
 	EXPECT_TRUE(strstr(self->out, "link=locked\n"));
-	run_ms(self->r, 200);
+	t_run_ms(self->r, 200);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
 	EXPECT_GT(frames(self->r), f + 5);
 	/* Numbers go on from the last frame: the lost time is no gap. */
@@ -395,16 +347,16 @@ TEST_F(hdmi, hotplug_low_while_streaming_stops_frames)
 
 	plug(self->r);
 	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
-	run_ms(self->r, 50);
+	t_run_ms(self->r, 50);
 	make_edid(d, 1);
 	write_edid(self->c, d, 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
 	f = frames(self->r);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(frames(self->r), f);
 	write_edid(self->c, d, 1);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
 	EXPECT_GT(frames(self->r), f);
 }
@@ -416,32 +368,32 @@ TEST_F(hdmi, another_timing_waits_for_a_new_start)
 
 	plug(self->r);
 	ASSERT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
-	run_ms(self->r, 50);
+	t_run_ms(self->r, 50);
 	gen = t_rd32(&self->c->status.mode_gen);
 
 	ASSERT_EQ(CMD("source 720p60"), 0);
 	EXPECT_TRUE(strstr(self->out, "link=locked\n"));
 	EXPECT_TRUE(strstr(self->out, "hdmi_source=720p60\n"));
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_LOCKED);
 	EXPECT_TRUE(link_timing_is(self->c, "720p60"));
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
 	f = frames(self->r);
-	run_ms(self->r, 200);
+	t_run_ms(self->r, 200);
 	EXPECT_EQ(frames(self->r), f);
 	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
 
 	/* The old mode, asked again, still waits for its source. */
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
-	run_ms(self->r, 50);
+	t_run_ms(self->r, 50);
 	EXPECT_EQ(frames(self->r), f);
 
 	EXPECT_EQ(start_hdmi(self->r, 1280, 720, 60), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
 	EXPECT_GT(t_rd32(&self->c->status.mode_gen), gen);
 	EXPECT_EQ(t_rd32(&self->c->status.width), 1280);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_GT(frames(self->r), f + 2);
 }
 
@@ -453,7 +405,7 @@ TEST_F(hdmi, out_of_range_source_is_locked_but_not_capturable)
 	plug(self->r);
 	ASSERT_EQ(CMD("source out-of-range"), 0);
 	EXPECT_TRUE(strstr(self->out, "link=out-of-range\n"));
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_OUT_OF_RANGE);
 	EXPECT_EQ(t_rd32(&self->c->link.flags), VCAP_LINK_POWER_5V);
 	/* 1080p60's timing, interlaced: what the board does not capture. */
@@ -465,7 +417,7 @@ TEST_F(hdmi, out_of_range_source_is_locked_but_not_capturable)
 	/* A capture of it waits for a source the board can take. */
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(frames(self->r), 0);
 	/* The named timing is still the progressive one. */
 	EXPECT_EQ(vcap_timings_by_name("1080p60")->t.interlaced, 0);
@@ -477,19 +429,19 @@ TEST_F(hdmi, scribbled_link_is_repaired_and_never_believed)
 
 	plug(self->r);
 	ASSERT_EQ(CMD("source none"), 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	gen = t_rd32(&self->c->link.gen);
 	/* A user makes the page say 1080p60 is locked. */
 	ASSERT_EQ(CMD("source 1080p60"), 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	ASSERT_EQ(CMD("source none"), 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	t_wr32(&self->c->link.state, VCAP_LINK_LOCKED);
 	t_wr32(&self->c->link.timing.width, 1920);
 	t_wr32(&self->c->link.gen, 0xdead);
 	EXPECT_EQ(start_hdmi(self->r, 1920, 1080, 60), VCAP_ERR_NONE);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
-	run_ms(self->r, 100);
+	t_run_ms(self->r, 100);
 	EXPECT_EQ(frames(self->r), 0);
 	EXPECT_EQ(link_state(self->c), VCAP_LINK_NO_SIGNAL);
 	EXPECT_TRUE(timing_is_zero(self->c));
@@ -501,7 +453,7 @@ TEST_F(hdmi, unknown_source_names_the_known_ones)
 {
 	u32 gen;
 
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	gen = t_rd32(&self->c->link.gen);
 	EXPECT_NE(CMD("source bogus"), 0);
 	EXPECT_TRUE(strstr(self->out, "'bogus'"));
@@ -511,7 +463,7 @@ TEST_F(hdmi, unknown_source_names_the_known_ones)
 	EXPECT_TRUE(strstr(self->out, "none unstable out-of-range"));
 	EXPECT_NE(CMD("source 1080p59"), 0);
 	EXPECT_NE(CMD("source"), 0);
-	run_ms(self->r, 10);
+	t_run_ms(self->r, 10);
 	EXPECT_EQ(t_rd32(&self->c->link.gen), gen);
 	ASSERT_EQ(CMD("stats"), 0);
 	EXPECT_TRUE(strstr(self->out, "hdmi_source=1080p60\n"));

@@ -2,17 +2,23 @@
 /*
  * rel-cycle: the user-space side of the leak and unload tests.
  *
- *   rel-cycle cycles N     N times: open, set a format, allocate and map
+ *   rel-cycle cycles N     N times: open, set a small format at the
+ *                          highest frame rate, allocate and map
  *                          buffers, stream until a frame arrives, stop,
  *                          unmap, close (and, with REL_VRAM, open, query,
  *                          map, wait for a frame and close the VRAM node)
+ *   rel-cycle reload N     N times: load the module REL_KO with the
+ *                          parameters REL_PARAMS, wait for its nodes, one
+ *                          cycle as above, unload it (as insmod and rmmod
+ *                          do, without a process for each)
  *   rel-cycle hold-fd FILE open the V4L2 node, create FILE, wait for
  *                          SIGTERM
  *   rel-cycle hold-map FILE
  *                          map a buffer (and VRAM), close every fd,
  *                          create FILE, wait for SIGTERM
  *
- * Nodes from the environment: REL_VIDEO and REL_VRAM (see rel-dev.sh).
+ * Nodes from the environment: REL_VIDEO and REL_VRAM, and for reload
+ * REL_KO, REL_PARAMS and REL_MODULE (see rel-dev.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +31,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
@@ -85,6 +93,10 @@ static unsigned int map_buffers(int fd, void **map, size_t *len)
 static void one_cycle(void)
 {
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_streamparm parm = {
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.parm.capture.timeperframe = { 1, 1000 },
+	};
 	uint32_t type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	struct pollfd pfd;
 	void *map[NBUF];
@@ -95,9 +107,15 @@ static void one_cycle(void)
 	if (fd < 0)
 		die(video);
 	xioctl(fd, VIDIOC_G_FMT, &f, "G_FMT");
-	f.fmt.pix.width = 320;
-	f.fmt.pix.height = 240;
+	f.fmt.pix.width = 160;
+	f.fmt.pix.height = 120;
 	xioctl(fd, VIDIOC_S_FMT, &f, "S_FMT");
+	/*
+	 * The highest rate the mode offers: the one frame a cycle waits for
+	 * comes after one frame period, and the default (30 fps) would make
+	 * that wait most of the cycle.
+	 */
+	xioctl(fd, VIDIOC_S_PARM, &parm, "S_PARM");
 	n = map_buffers(fd, map, len);
 	for (i = 0; i < n; i++) {
 		struct v4l2_buffer b = {
@@ -155,6 +173,59 @@ static void vram_cycle(void)
 	close(fd);
 }
 
+/* Wait up to 10 s for a character device node to appear. */
+static void wait_node(const char *path)
+{
+	struct timespec ts = { 0, 10 * 1000000 };
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (!stat(path, &st) && S_ISCHR(st.st_mode))
+			return;
+		nanosleep(&ts, NULL);
+	}
+	errno = ENOENT;
+	die(path);
+}
+
+/* One round: load, stream, unload.  Any failure ends the run. */
+static void reload_round(const char *ko, const char *params,
+			 const char *mod, unsigned long i)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die(ko);
+	if (syscall(SYS_finit_module, fd, params, 0)) {
+		fprintf(stderr, "rel-cycle: load %lu: %s\n", i,
+			strerror(errno));
+		exit(1);
+	}
+	close(fd);
+	wait_node(video);
+	if (vram)
+		wait_node(vram);
+	one_cycle();
+	if (vram)
+		vram_cycle();
+	/* as rmmod: refused, not waited for, while the module is in use */
+	if (syscall(SYS_delete_module, mod, O_NONBLOCK)) {
+		fprintf(stderr, "rel-cycle: unload %lu: %s\n", i,
+			strerror(errno));
+		exit(1);
+	}
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_term(int sig)
@@ -177,15 +248,15 @@ static void ready(const char *file)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
-	struct timespec t0, t1;
+	struct timespec t0;
 
 	video = getenv("REL_VIDEO");
 	vram = getenv("REL_VRAM");
 	if (vram && !*vram)
 		vram = NULL;
 	if (argc != 3 || !video || !*video) {
-		fprintf(stderr, "usage: rel-cycle cycles N | hold-fd FILE | "
-			"hold-map FILE (REL_VIDEO, REL_VRAM set)\n");
+		fprintf(stderr,
+			"usage: rel-cycle cycles|reload N | hold-fd|hold-map FILE\n");
 		return 2;
 	}
 	sigaction(SIGTERM, &sa, NULL);
@@ -199,10 +270,24 @@ int main(int argc, char **argv)
 			if (vram)
 				vram_cycle();
 		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		printf("rel-cycle: %lu cycles in %.1f s\n", n,
-		       (double)(t1.tv_sec - t0.tv_sec) +
-		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		printf("rel-cycle: %lu cycles in %.1f s\n", n, since(&t0));
+		return 0;
+	}
+	if (!strcmp(argv[1], "reload")) {
+		unsigned long i, n = strtoul(argv[2], NULL, 0);
+		const char *ko = getenv("REL_KO");
+		const char *params = getenv("REL_PARAMS");
+		const char *mod = getenv("REL_MODULE");
+
+		if (!ko || !*ko || !mod || !*mod) {
+			fprintf(stderr, "rel-cycle: no REL_KO or REL_MODULE\n");
+			return 2;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (i = 0; i < n; i++)
+			reload_round(ko, params ? params : "", mod, i);
+		printf("rel-cycle: %lu load/stream/unload rounds in %.1f s\n",
+		       n, since(&t0));
 		return 0;
 	}
 	if (!strcmp(argv[1], "hold-fd")) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Guest side of the reliability tests: loads the driver under test, finds
 # its nodes, runs the program with REL_VIDEO (the V4L2 capture node), for
-# vcap REL_VRAM (/dev/vcapN), REL_MODULE and REL_LOAD in its environment,
-# then unloads the driver: one that cannot be unloaded fails the run.
+# vcap REL_VRAM (/dev/vcapN), REL_KO and REL_PARAMS, REL_MODULE and
+# REL_LOAD in its environment, then unloads the driver: one that cannot be
+# unloaded fails the run.
 #
 # Usage: rel-dev.sh vivid -- PROGRAM [ARG...]
 #        rel-dev.sh vcap MODULE.ko [PARAM=VALUE...] -- PROGRAM [ARG...]
@@ -73,8 +74,10 @@ if [ "$target" = vcap ]; then
 	done
 	[ -n "$REL_VRAM" ] || { echo "rel-dev: no /dev/vcapN node" >&2; exit 1; }
 fi
-# REL_LOAD loads the driver again the same way, for unload tests.
+# REL_LOAD loads the driver again the same way, for unload tests; for
+# vcap, REL_KO and REL_PARAMS say the same to a program that loads it.
 export REL_VIDEO REL_VRAM REL_MODULE=$modname REL_LOAD="$load"
+export REL_KO="$ko" REL_PARAMS="$params"
 echo "rel-dev: $target on $REL_VIDEO${REL_VRAM:+ and $REL_VRAM}"
 
 "$@"

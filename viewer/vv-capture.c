@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The capture thread: source frames into the one-slot buffer, as views. */
 #include "vv-capture.h"
+#include "vv-dmabuf-src.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -48,6 +49,8 @@ const char *vv_capture_path(const struct vv_capture *c)
 {
 	switch (c->hold) {
 	case VV_HOLD_BUFFER:
+		if (!strcmp(vcap_source_kind(c->src), VV_DMABUF_SRC_KIND))
+			return "v4l2-dmabuf held in the display's buffer";
 		return "v4l2-mmap held";
 	case VV_HOLD_SEQLOCK:
 		return "vram slot read in place";
@@ -88,6 +91,17 @@ static void vv_capture_set_signal(struct vv_capture *c, bool present,
 		s->change = *change;
 	s->changes++;
 	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Why the source failed: libvcap's message, or for a source of the
+ * viewer's own, which leaves errno, its text.
+ */
+static const char *vv_capture_why(void)
+{
+	const char *why = vcap_last_error();
+
+	return *why ? why : strerror(errno);
 }
 
 static void vv_capture_fail(struct vv_capture *c, const char *what)
@@ -200,7 +214,7 @@ static void *vv_capture_thread(void *arg)
 		int r;
 
 		if (vv_capture_reclaim(c)) {
-			vv_capture_fail(c, vcap_last_error());
+			vv_capture_fail(c, vv_capture_why());
 			break;
 		}
 		r = vv_capture_next(c, &vf);
@@ -218,7 +232,7 @@ static void *vv_capture_thread(void *arg)
 		if (r < 0) {
 			vv_capture_fail(c, r == VV_CAPTURE_POLL_FAILED ?
 						   strerror(errno) :
-						   vcap_last_error());
+						   vv_capture_why());
 			break;
 		}
 		keep = !(vf.flags & (VCAP_FRAME_ERROR | VCAP_FRAME_NO_SIGNAL |
@@ -232,7 +246,7 @@ static void *vv_capture_thread(void *arg)
 		vcap_stats_frame(c->stats, &vf);
 		if (!keep) {
 			if (vcap_source_release(c->src, &vf)) {
-				vv_capture_fail(c, vcap_last_error());
+				vv_capture_fail(c, vv_capture_why());
 				break;
 			}
 			continue;
@@ -241,7 +255,7 @@ static void *vv_capture_thread(void *arg)
 		vv_slot_push(c->slot, &c->frame);
 		/* Back comes a frame nobody shows any more. */
 		if (vv_capture_give_back(c, c->frame)) {
-			vv_capture_fail(c, vcap_last_error());
+			vv_capture_fail(c, vv_capture_why());
 			break;
 		}
 	}
@@ -253,7 +267,10 @@ static void *vv_capture_thread(void *arg)
 int vv_capture_start(struct vv_capture *c)
 {
 	if (vcap_source_start(c->src)) {
-		snprintf(c->error, sizeof(c->error), "%s", vcap_last_error());
+		snprintf(c->error, sizeof(c->error), "%s%s%s",
+			 *vcap_last_error() ? "" : c->src->path,
+			 *vcap_last_error() ? "" : ": start: ",
+			 vv_capture_why());
 		return -1;
 	}
 	atomic_store(&c->stop, false);

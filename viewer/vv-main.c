@@ -2,6 +2,7 @@
 /* vcap-view: wires the source, the capture thread, the slot and a sink. */
 #include "vv-args.h"
 #include "vv-capture.h"
+#include "vv-dmabuf-src.h"
 #include "vv-player.h"
 #include "vv-sink.h"
 #include "vv-testsrc.h"
@@ -56,12 +57,74 @@ static struct vcap_source *vv_open_source(const struct vv_options *o)
 	return src;
 }
 
+/* Buffers the display exports for the capture, as libvcap's default. */
+#define VV_SCANOUT_BUFFERS	4
+
+/*
+ * The KMS output's zero-copy path: the V4L2 source opened again to
+ * capture into buffers the display exports and scans out.  Returns the
+ * source to use: that one, or src as it was, with -v saying why.
+ */
+static struct vcap_source *vv_try_scanout(const struct vv_options *o,
+					  struct vcap_source *src,
+					  struct vv_sink *sink)
+{
+	struct vcap_source_config cfg = {
+		.mode = src->mode,
+		.num_buffers = o->buffers,
+	};
+	struct vcap_source *zsrc;
+	unsigned int count = o->buffers ? o->buffers : VV_SCANOUT_BUFFERS;
+	struct vv_scanout *so;
+	char why[400];
+
+	if (!sink->ops->export_buffers)
+		return src;
+	if (o->overlay) {
+		snprintf(why, sizeof(why),
+			 "the overlay is drawn into the frame, which a buffer scanned out as the capture wrote it cannot have");
+		goto fallback;
+	}
+	if (strcmp(vcap_source_kind(src), "v4l2")) {
+		snprintf(why, sizeof(why),
+			 "a %s source, not V4L2: only V4L2 captures into the display's buffers",
+			 vcap_source_kind(src));
+		goto fallback;
+	}
+	zsrc = vcap_source_open(&vv_dmabuf_src_ops, o->device, &cfg);
+	if (!zsrc) {
+		snprintf(why, sizeof(why), "%s", vcap_last_error());
+		goto fallback;
+	}
+	if (vv_dmabuf_src_check(zsrc, &count, why, sizeof(why)))
+		goto err_close;
+	so = sink->ops->export_buffers(sink, &zsrc->mode, count);
+	if (!so) {
+		snprintf(why, sizeof(why), "%s", sink->error);
+		goto err_close;
+	}
+	vv_dmabuf_src_attach(zsrc, so);
+	vcap_source_close(src);
+	if (o->verbose)
+		printf("vcap-view: %s: no copy: the capture fills %u buffers the display scans out\n",
+		       sink->ops->name, so->count);
+	return zsrc;
+
+err_close:
+	vcap_source_close(zsrc);
+fallback:
+	if (o->verbose)
+		printf("vcap-view: %s: one copy per frame: %s\n",
+		       sink->ops->name, why);
+	return src;
+}
+
 int main(int argc, char **argv)
 {
 	struct vv_options opt;
 	struct vcap_source *src;
 	struct vv_slot slot;
-	struct vv_capture capture;
+	struct vv_capture capture = { 0 };
 	struct vv_player player;
 	struct vv_sink sink = { 0 };
 	struct vv_sink_config scfg = { 0 };
@@ -81,7 +144,7 @@ int main(int argc, char **argv)
 	src = vv_open_source(&opt);
 	if (!src)
 		return 1;
-	if (vv_slot_init(&slot) || vv_capture_init(&capture, src, &slot)) {
+	if (vv_slot_init(&slot)) {
 		fprintf(stderr, "vcap-view: out of memory\n");
 		goto out_source;
 	}
@@ -95,6 +158,11 @@ int main(int argc, char **argv)
 	scfg.card = opt.card;
 	if (sink.ops->init(&sink, &scfg)) {
 		fprintf(stderr, "vcap-view: %s\n", sink.error);
+		goto out_sink;
+	}
+	src = vv_try_scanout(&opt, src, &sink);
+	if (vv_capture_init(&capture, src, &slot)) {
+		fprintf(stderr, "vcap-view: out of memory\n");
 		goto out_sink;
 	}
 	if (vv_player_init(&player, &opt, &sink, &slot, &capture, &vv_quit)) {

@@ -11,6 +11,7 @@
 
 #include "vv-frame.h"
 #include "vv-overlay.h"
+#include "vv-scanout.h"
 
 struct vv_sink_config {
 	const char *title;		/* window title */
@@ -41,6 +42,17 @@ struct vv_sink_ops {
 	const char *name;
 	/* Open the display. */
 	int (*init)(struct vv_sink *s, const struct vv_sink_config *cfg);
+	/*
+	 * Optional (NULL: none): count buffers for frames of mode that the
+	 * display scans out as they are, exported as dma-bufs for the
+	 * capture to fill; show() then puts a frame held in one of them on
+	 * screen with no copy (and without the overlay).  Before start().
+	 * The set, the sink's, or NULL with error saying why not; the sink
+	 * then shows frames as before.
+	 */
+	struct vv_scanout *(*export_buffers)(struct vv_sink *s,
+					     const struct vcap_mode *mode,
+					     unsigned int count);
 	/* Get ready for frames of mode (again when the mode changes). */
 	int (*start)(struct vv_sink *s, const struct vcap_mode *mode);
 	/*

@@ -482,8 +482,7 @@ static void fz_child(struct fz_worker *w)
 
 void fz_op_fork(struct fz_worker *w)
 {
-	struct timespec ts = { 0, 10 * 1000000 };
-	unsigned int waited = 0;
+	uint64_t t0;
 	struct fz_map *m;
 	struct fz_fd *f;
 	pid_t pid;
@@ -505,19 +504,22 @@ void fz_op_fork(struct fz_worker *w)
 		close(f->fd);
 		f->fd = -1;
 	}
+	/* Woken by the child's exit, or by the timer to look at the clock. */
+	t0 = fz_now_ns();
+	fz_arm(w, 1000);
 	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
+		pid_t r = waitpid(pid, &st, 0);
 
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			fz_fail(w, "waitpid: %s", strerror(errno));
-		if (++waited > 100u * 30) {
+		if (fz_now_ns() - t0 > 30000000000ull) {
 			kill(pid, SIGKILL);
 			fz_fail(w, "forked child still running after 30 s");
 		}
-		nanosleep(&ts, NULL);
 	}
+	fz_disarm(w);
 	if (WIFSIGNALED(st))
 		fz_fail(w, "forked child killed by signal %d", WTERMSIG(st));
 	if (WEXITSTATUS(st))

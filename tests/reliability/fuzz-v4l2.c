@@ -562,7 +562,11 @@ void fz_op_v4l2(struct fz_worker *w)
 		arg = fz_ptr(w, size);
 	fd = __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE);
 	fz_describe(w, "ioctl(%d, %s, %p)", fd, io->name, arg);
-	fz_arm(w, 50);
+	/*
+	 * The calls that block (DQBUF, DQEVENT, a wait for the queue's lock)
+	 * mostly wait for what never comes: interrupted soon, as well.
+	 */
+	fz_arm(w, 10);
 	ret = ioctl(fd, io->cmd, arg);
 	fz_disarm(w);
 	fz_ioctl_after(w, io->cmd, arg, ret);
@@ -777,7 +781,8 @@ void fz_op_stream(struct fz_worker *w)
 
 		fz_describe(w, "SUBSCRIBE/DQEVENT(%d)", fd);
 		ioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &s);
-		fz_arm(w, 50);
+		/* no source changes here: a blocking fd waits for the timer */
+		fz_arm(w, 10);
 		ioctl(fd, VIDIOC_DQEVENT, &ev);
 		fz_disarm(w);
 	}

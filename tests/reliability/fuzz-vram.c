@@ -122,7 +122,11 @@ static void fz_vram_query(struct fz_worker *w, struct fz_fd *f)
 
 static void fz_vram_wait(struct fz_worker *w, struct fz_fd *f)
 {
-	static const uint32_t tmo[] = { 0, 0, 1, 10, 50, 0xffffffffu };
+	/*
+	 * A random after_seq never comes: the wait ends at its timeout, or
+	 * (forever) at the timer.  Short ones cover both ends as well.
+	 */
+	static const uint32_t tmo[] = { 0, 0, 1, 5, 10, 0xffffffffu };
 	struct vcap_wait *wt = (void *)w->scratch;
 	int ret;
 
@@ -133,7 +137,7 @@ static void fz_vram_wait(struct fz_worker *w, struct fz_fd *f)
 		memset(wt->reserved, 0, sizeof(wt->reserved));
 	fz_describe(w, "VCAP_IOC_WAIT_FRAME(%d, after %llu, %u ms)", f->fd,
 		    (unsigned long long)wt->after_seq, wt->timeout_ms);
-	fz_arm(w, 100);
+	fz_arm(w, 20);
 	ret = ioctl(f->fd, VCAP_IOC_WAIT_FRAME, wt);
 	fz_disarm(w);
 	if (ret == 0 && wt->slot >= 8)
@@ -345,7 +349,7 @@ void fz_op_vram(struct fz_worker *w)
 			break;
 		fz_fill(w, w->scratch, 256);
 		fz_describe(w, "vcap ioctl(%d, random)", any->fd);
-		fz_arm(w, 100);
+		fz_arm(w, 20);
 		ioctl(__atomic_load_n(&any->fd, __ATOMIC_ACQUIRE),
 		      fz_chance(w, 2) ? VCAP_IOC_QUERY : VCAP_IOC_WAIT_FRAME,
 		      w->scratch);

@@ -82,6 +82,10 @@ struct fz_worker {
 	bool has_timer;
 	char desc[192];			/* the op in progress, for reports */
 	uint64_t stats[8];		/* per op family */
+	uint64_t ns[8];			/* wall time per op family */
+	uint64_t wait_ns[8];		/* of which armed for a blocking call */
+	uint64_t armed_ns;		/* this op's armed time so far */
+	uint64_t armed_at;		/* when the timer was armed, or 0 */
 	uint64_t faults;		/* touches that faulted where allowed */
 	uint64_t hits[4];		/* FZH_*: deep paths reached */
 	uint64_t scribbles;		/* writes to a writable control page */
@@ -136,6 +140,7 @@ void fz_describe(struct fz_worker *w, const char *fmt, ...)
 /* Arm the worker's timer so a blocking call returns EINTR. */
 void fz_arm(struct fz_worker *w, unsigned int ms);
 void fz_disarm(struct fz_worker *w);
+uint64_t fz_now_ns(void);
 
 /* fd pool (fuzz-fd.c) */
 struct fz_fd *fz_any_fd(struct fz_worker *w);	/* may return NULL */

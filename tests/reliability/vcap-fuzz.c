@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -221,6 +222,14 @@ unsigned long fz_userptr(struct fz_worker *w, uint32_t *len)
 
 /* ---- the interrupt timer --------------------------------------------- */
 
+uint64_t fz_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void fz_on_alarm(int sig)
 {
 	(void)sig;
@@ -232,11 +241,13 @@ void fz_arm(struct fz_worker *w, unsigned int ms)
 		.it_value = { .tv_sec = ms / 1000,
 			      .tv_nsec = (long)(ms % 1000) * 1000000 },
 		/* keep knocking: a call may restart once */
-		.it_interval = { .tv_nsec = 100 * 1000000 },
+		.it_interval = { .tv_nsec = (long)(ms < 100 ? ms : 100) *
+					    1000000 },
 	};
 
 	if (w->has_timer)
 		timer_settime(w->timer, 0, &its, NULL);
+	w->armed_at = fz_now_ns();
 }
 
 void fz_disarm(struct fz_worker *w)
@@ -245,6 +256,9 @@ void fz_disarm(struct fz_worker *w)
 
 	if (w->has_timer)
 		timer_settime(w->timer, 0, &its, NULL);
+	if (w->armed_at)
+		w->armed_ns += fz_now_ns() - w->armed_at;
+	w->armed_at = 0;
 }
 
 static void fz_timer_init(struct fz_worker *w)
@@ -260,7 +274,7 @@ static void fz_timer_init(struct fz_worker *w)
 
 /* ---- workers ----------------------------------------------------------- */
 
-static void fz_op(struct fz_worker *w)
+static void fz_pick_op(struct fz_worker *w)
 {
 	uint32_t r = fz_below(w, 1000);
 
@@ -281,6 +295,25 @@ static void fz_op(struct fz_worker *w)
 		fz_op_mm(w);
 	else
 		fz_op_fork(w);
+}
+
+/* One op, its time charged to the family it counted itself in. */
+static void fz_op(struct fz_worker *w)
+{
+	uint64_t before[8], t0 = fz_now_ns(), t1;
+	unsigned int j;
+
+	memcpy(before, w->stats, sizeof(before));
+	w->armed_ns = 0;
+	fz_pick_op(w);
+	t1 = fz_now_ns();
+	for (j = 0; j < 8; j++) {
+		if (w->stats[j] != before[j]) {
+			w->ns[j] += t1 - t0;
+			w->wait_ns[j] += w->armed_ns;
+			break;
+		}
+	}
 }
 
 /* size bytes of private memory and a guard page after them. */
@@ -379,6 +412,8 @@ static int fz_process(unsigned int proc, uint64_t quota)
 {
 	pthread_t *tids, wd;
 	uint64_t stats[8] = { 0 }, hits[4] = { 0 }, faults = 0, scribbles = 0;
+	uint64_t ns[8] = { 0 }, wait_ns[8] = { 0 };
+	struct rusage ru, rc;
 	unsigned int i, j, n = opts.threads;
 
 	for (i = 0; i < FZ_SHARED_FDS; i++)
@@ -411,8 +446,11 @@ static int fz_process(unsigned int proc, uint64_t quota)
 		if (shared_fds[i].fd >= 0)
 			close(shared_fds[i].fd);
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < 8; j++)
+		for (j = 0; j < 8; j++) {
 			stats[j] += workers[i].stats[j];
+			ns[j] += workers[i].ns[j];
+			wait_ns[j] += workers[i].wait_ns[j];
+		}
 		for (j = 0; j < 4; j++)
 			hits[j] += workers[i].hits[j];
 		faults += workers[i].faults;
@@ -426,11 +464,40 @@ static int fz_process(unsigned int proc, uint64_t quota)
 	       " (allowed faults %llu)\n", (unsigned long long)hits[0],
 	       (unsigned long long)hits[1], (unsigned long long)hits[2],
 	       (unsigned long long)hits[3], (unsigned long long)faults);
+	/* Thread time: where the run's time goes, and how much is waiting. */
+	printf("vcap-fuzz: process %u: seconds in (blocked):", proc);
+	for (j = 0; j < 8; j++)
+		printf(" %s %.1f (%.1f)", family_name[j], (double)ns[j] / 1e9,
+		       (double)wait_ns[j] / 1e9);
+	getrusage(RUSAGE_SELF, &ru);
+	getrusage(RUSAGE_CHILDREN, &rc);
+	printf("; cpu %.1f s, forked children %.1f s\n",
+	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+	       (double)(rc.ru_utime.tv_sec + rc.ru_stime.tv_sec) +
+	       (double)(rc.ru_utime.tv_usec + rc.ru_stime.tv_usec) / 1e6);
 	if (target.vram_ctrl)
 		printf("vcap-fuzz: process %u: %llu writes to the control "
 		       "page\n", proc, (unsigned long long)scribbles);
 	fflush(stdout);
 	return 0;
+}
+
+/* The machine's busy and idle CPU time so far, in clock ticks. */
+static void fz_cpu_ticks(unsigned long long *busy, unsigned long long *idle)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*busy = *idle = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+		*idle = v[3] + v[4];
+	}
+	fclose(f);
 }
 
 static void usage(const char *prog)
@@ -489,6 +556,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	unsigned long long busy0, idle0, busy1, idle1;
 	struct timespec t0, t1;
 	unsigned int p, failed = 0;
 	pid_t *pids;
@@ -550,6 +618,7 @@ int main(int argc, char **argv)
 		       "its control page\n", target.vram);
 	fflush(stdout);
 
+	fz_cpu_ticks(&busy0, &idle0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pids = calloc(opts.procs, sizeof(*pids));
 	for (p = 0; p < opts.procs; p++) {
@@ -583,8 +652,13 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fz_cpu_ticks(&busy1, &idle1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) +
 	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (busy1 + idle1 > busy0 + idle0)
+		printf("vcap-fuzz: the machine's CPUs %.0f%% busy during the run\n",
+		       100.0 * (double)(busy1 - busy0) /
+		       (double)(busy1 + idle1 - busy0 - idle0));
 	printf("vcap-fuzz: %s: seed %llu, %llu operations in %.1f s "
 	       "(%.0f ops/s), %u procs x %u threads\n",
 	       failed ? "FAILED" : "passed", (unsigned long long)opts.seed,

@@ -21,6 +21,9 @@ expect 2 "no command" "$vb"
 expect 2 "unknown command" "$vb" bogus
 expect 2 "capture without a device" "$vb" capture
 expect 2 "capture with a bad size" "$vb" capture -d /dev/null -s 640y480
+expect 2 "capture with a bad start time" "$vb" capture -d /dev/null -S 0
+expect 2 "capture with a start time that is not a number" "$vb" capture -d /dev/null -S soon
+expect 2 "now with an argument" "$vb" now 1
 expect 2 "memcpy without a size" "$vb" memcpy
 expect 2 "memcpy with a bad size" "$vb" memcpy 12abc
 expect 2 "feed with too many buffers" "$vb" feed -d /dev/null -b 99
@@ -33,6 +36,14 @@ case $line in
 *'"tool":"memcpy","bytes":65536,'*'"gbytes_per_s":'*) echo "ok - memcpy JSON" ;;
 *) echo "not ok - memcpy JSON: $line"; fail=1 ;;
 esac
+# now: CLOCK_MONOTONIC in seconds, a number that does not go back.
+a=$("$vb" now) b=$("$vb" now)
+if awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b >= a && a ~ /^[0-9]+\.[0-9]+$/) }'; then
+	echo "ok - now"
+else
+	echo "not ok - now: '$a' then '$b'"
+	fail=1
+fi
 line=$("$vb" touch -B 1048576 -n 3)
 case $line in
 *'"tool":"touch","driver":"anonymous","populate":0,"bytes":1048576,'*) echo "ok - touch JSON" ;;

@@ -7,6 +7,12 @@
  * driver's threads, interrupts and any producer count; latency is the time
  * from the buffer's monotonic timestamp to the return of VIDIOC_DQBUF.
  * The frames are not read: what is measured is the delivery path.
+ *
+ * With -S, the window is fixed on the clock instead: it opens at an absolute
+ * CLOCK_MONOTONIC time and lasts -t seconds, so that captures started
+ * together on several devices measure the same interval.  Frames dequeued
+ * inside it are counted, the rate is those over the window's length, and
+ * a stream whose first frame came after the window opened is reported late.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +35,7 @@ struct vb_capture {
 	unsigned int width, height;
 	double req_fps;		/* <0: leave the rate alone, 0: fastest */
 	double seconds, warmup;
+	double start;		/* >0: the window opens at this CLOCK_MONOTONIC time */
 	unsigned int nbufs;
 	int input;
 	int keep_fmt;
@@ -54,6 +61,10 @@ static void vb_capture_usage(void)
 	     "              (default: leave the rate as it is)\n"
 	     "  -t SECONDS  measured time (3)\n"
 	     "  -w SECONDS  warm-up before measuring (0.5)\n"
+	     "  -S TIME     the window opens at this CLOCK_MONOTONIC time (seconds,\n"
+	     "              as 'vbench now' prints) and lasts -t; the device is set\n"
+	     "              up at once and streams from -w seconds before TIME\n"
+	     "              (at once if that has passed)\n"
 	     "  -b N        buffers (4)\n"
 	     "  -i INPUT    select this input first\n"
 	     "  -k          keep the device's format (only check it), for loopback\n"
@@ -190,14 +201,20 @@ static void vb_capture_teardown(struct vb_capture *c)
 	close(c->fd);
 }
 
-/* Dequeues one buffer, waiting up to 3 s; -1 on error or stall. */
+/*
+ * Dequeues one buffer, waiting up to 3 s, or only until the time until
+ * when that is sooner (then 2 if no frame came); -1 on error or stall.
+ */
 static int vb_capture_dq(struct vb_capture *c, struct v4l2_buffer *b,
-			 double *when)
+			 double *when, double until)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
-	int r;
+	double left = until > 0 ? until - vb_now() : 3;
+	int bounded = left < 3, r;
 
-	r = poll(&pfd, 1, 3000);
+	r = poll(&pfd, 1, !bounded ? 3000 : left > 0 ? (int)(left * 1000) + 1 : 0);
+	if (r == 0 && bounded)
+		return 2;
 	if (r <= 0) {
 		vb_err("%s: no frame for 3 s%s", c->dev, r ? " (poll failed)" : "");
 		return -1;
@@ -233,7 +250,7 @@ static int vb_capture_run(struct vb_capture *c)
 	}
 	t_last = t_end = vb_now() + c->warmup;
 	for (;;) {
-		r = vb_capture_dq(c, &b, &t);
+		r = vb_capture_dq(c, &b, &t, 0);
 		if (r < 0)
 			break;
 		if (r > 0)
@@ -321,6 +338,140 @@ static int vb_capture_run(struct vb_capture *c)
 	return r < 0 ? 1 : 0;
 }
 
+/*
+ * The window fixed on the clock: [start, start + seconds).  The stream is
+ * started warmup seconds before it (at once if that has passed); frames
+ * before the window are dequeued and queued again uncounted.  CPU is
+ * sampled when the window opens and when it closes, whether a frame came
+ * then or not.
+ */
+static int vb_capture_run_at(struct vb_capture *c)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct vb_lat lat = { 0 };
+	struct vb_cpu cpu0, cpu1, dcpu;
+	long long frames = 0, drops = 0, errors = 0, backwards = 0, shorts = 0;
+	long long before = 0;
+	double t, t_on, t_first = 0, t_open = 0;
+	double t_start = c->start, t_end = c->start + c->seconds;
+	uint32_t prev_seq = 0;
+	int have_prev = 0, open = 0, r = 0;
+	struct v4l2_buffer b;
+
+	if (vb_now() < t_start - c->warmup)
+		vb_sleep_until(t_start - c->warmup);
+	if (vb_xioctl(c->fd, VIDIOC_STREAMON, &type)) {
+		vb_err("%s: VIDIOC_STREAMON: %s", c->dev, strerror(errno));
+		return -1;
+	}
+	t_on = vb_now();
+	for (;;) {
+		r = vb_capture_dq(c, &b, &t, open ? t_end : t_start);
+		if (r < 0)
+			break;
+		if (!open && vb_now() >= t_start) {
+			open = 1;
+			t_open = vb_now();
+			vb_cpu_sample(&cpu0);
+		}
+		if (r == 2) {
+			if (open && vb_now() >= t_end)
+				break;
+			continue;
+		}
+		if (r > 0)
+			continue;
+		if (!t_first)
+			t_first = t;
+		if (t >= t_end) {
+			/* Dequeued after the window: not counted, the run ends. */
+			r = 0;
+			break;
+		}
+		if (t < t_start) {
+			before++;
+		} else {
+			frames++;
+			if (have_prev && b.sequence > prev_seq + 1)
+				drops += b.sequence - prev_seq - 1;
+			if (have_prev && b.sequence <= prev_seq)
+				backwards++;
+			if (b.flags & V4L2_BUF_FLAG_ERROR)
+				errors++;
+			if (b.bytesused < c->sizeimage)
+				shorts++;
+			if (c->any_clock ||
+			    (b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) ==
+			    V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+				vb_lat_add(&lat, t - (b.timestamp.tv_sec +
+						      b.timestamp.tv_usec * 1e-6));
+		}
+		prev_seq = b.sequence;
+		have_prev = 1;
+		if (vb_xioctl(c->fd, VIDIOC_QBUF, &b)) {
+			vb_err("%s: VIDIOC_QBUF: %s", c->dev, strerror(errno));
+			r = -1;
+			break;
+		}
+	}
+	vb_cpu_sample(&cpu1);
+	if (!open) {
+		/* Stalled before the window: the whole guest's CPU is unknown. */
+		cpu0 = cpu1;
+		t_open = vb_now();
+	}
+	vb_cpu_delta(&cpu0, &cpu1, &dcpu);
+
+	vb_json_begin();
+	vb_json_str("tool", "capture");
+	vb_json_str("device", c->dev);
+	vb_json_str("driver", c->driver);
+	{
+		char s[5];
+
+		vb_json_str("fourcc", vb_fourcc_str(c->fourcc, s));
+	}
+	vb_json_int("width", c->width);
+	vb_json_int("height", c->height);
+	vb_json_int("sizeimage", c->sizeimage);
+	vb_json_int("buffers", c->nbufs);
+	vb_json_num("req_fps", c->req_fps);
+	vb_json_num("set_fps", c->set_fps);
+	vb_json_num("window_start", t_start);
+	vb_json_num("seconds", c->seconds);
+	/*
+	 * Relative to the window's opening: when streaming was asked for,
+	 * when the first frame came (<0: before it), when the window was
+	 * seen open (how late this process ran then).
+	 */
+	vb_json_num("streamon_s", t_on - t_start);
+	vb_json_num("first_frame_s", t_first ? t_first - t_start : -1);
+	vb_json_num("open_late_s", t_open - t_start);
+	vb_json_int("late", !t_first || t_first > t_start);
+	vb_json_int("frames_before", before);
+	vb_json_int("frames", frames);
+	vb_json_num("fps", frames / c->seconds);
+	vb_json_int("drops", drops);
+	vb_json_int("errors", errors);
+	vb_json_int("backwards", backwards);
+	vb_json_int("short", shorts);
+	vb_json_int("stalled", r < 0);
+	vb_json_num("cpu_ms_per_frame",
+		    frames ? dcpu.sys_busy / frames * 1e3 : 0);
+	vb_json_num("proc_cpu_ms_per_frame",
+		    frames ? dcpu.proc / frames * 1e3 : 0);
+	vb_json_num("cpu_busy", open ? dcpu.sys_busy / (vb_now() - t_open) : 0);
+	vb_json_int("lat_samples", (long long)lat.n);
+	vb_json_num("lat_p50_ms", vb_lat_pct(&lat, 50) * 1e3);
+	vb_json_num("lat_p99_ms", vb_lat_pct(&lat, 99) * 1e3);
+	vb_json_num("lat_max_ms", vb_lat_pct(&lat, 100) * 1e3);
+	vb_json_end();
+	if (c->lat_file)
+		vb_lat_save(&lat, c->lat_file);
+	vb_lat_free(&lat);
+	return r < 0 || !frames ? 1 : 0;
+}
+
 int vb_capture_main(int argc, char **argv)
 {
 	struct vb_capture c = {
@@ -330,7 +481,7 @@ int vb_capture_main(int argc, char **argv)
 	};
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "d:f:s:r:t:w:b:i:kML:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:f:s:r:t:w:S:b:i:kML:h")) != -1) {
 		switch (opt) {
 		case 'd': c.dev = optarg; break;
 		case 'f': c.fourcc = vb_parse_fourcc(optarg); break;
@@ -343,6 +494,13 @@ int vb_capture_main(int argc, char **argv)
 		case 'r': c.req_fps = atof(optarg); break;
 		case 't': c.seconds = atof(optarg); break;
 		case 'w': c.warmup = atof(optarg); break;
+		case 'S':
+			c.start = atof(optarg);
+			if (c.start <= 0) {
+				vb_err("capture: bad start time '%s'", optarg);
+				return 2;
+			}
+			break;
 		case 'b': c.nbufs = (unsigned int)atoi(optarg); break;
 		case 'i': c.input = atoi(optarg); break;
 		case 'k': c.keep_fmt = 1; break;
@@ -356,7 +514,12 @@ int vb_capture_main(int argc, char **argv)
 		vb_err("capture: needs -d DEV, a valid -f, -b and -t");
 		return 2;
 	}
-	ret = vb_capture_setup(&c) ? 1 : vb_capture_run(&c) ? 1 : 0;
+	if (vb_capture_setup(&c))
+		ret = 1;
+	else if (c.start > 0)
+		ret = vb_capture_run_at(&c) ? 1 : 0;
+	else
+		ret = vb_capture_run(&c) ? 1 : 0;
 	vb_capture_teardown(&c);
 	return ret;
 }

@@ -4,6 +4,18 @@
 
 #include "vbench.h"
 
+/* The CLOCK_MONOTONIC time, in seconds: for capture -S. */
+static int vb_now_main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		vb_err("now: takes no arguments");
+		return 2;
+	}
+	printf("%.6f\n", vb_now());
+	return 0;
+}
+
 static const struct vb_cmd vb_cmds[] = {
 	{ "memcpy", "memcpy bandwidth per frame size", vb_memcpy_main },
 	{ "capture", "V4L2 MMAP capture: fps over wall time, drops, CPU, latency",
@@ -11,6 +23,8 @@ static const struct vb_cmd vb_cmds[] = {
 	{ "feed", "V4L2 output producer (for v4l2loopback)", vb_feed_main },
 	{ "touch", "first-touch cost of a mapped capture buffer", vb_touch_main },
 	{ "vram", "frames read through the /dev/vcapN mapping", vb_vram_main },
+	{ "now", "the CLOCK_MONOTONIC time in seconds (for capture -S)",
+	  vb_now_main },
 };
 
 static void vb_usage(FILE *f)

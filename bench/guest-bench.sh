@@ -409,18 +409,28 @@ fi
 # vcap.ko is loaded with N software boards, and every board's V4L2 node
 # streams 1920x1080 YUYV at once, one vbench capture per node, first at
 # 60 fps (every board offers it), then at the top rate the board offers.
-# Per (N, rate) one line: the streams' rates and drops summed, the guest's
+# Per (N, rate) one line: the streams' frames and drops summed, the guest's
 # busy time, and the kernel memory the streams took.
 #
 # Each board gets soft_vram_mb=16: 16 MiB less the 16 KiB control area
 # holds four 1920x1080 YUYV slots (4 149 248 bytes each, page aligned; the
 # board publishes a mode only with at least VCAP_MIN_SLOTS = 3 slots).
 #
-# CPU: every vbench capture reports the whole guest's busy time over its
-# own window (/proc/stat, all columns but idle and iowait); those windows
-# overlap (window_overlap_s says by how much), so their mean is the guest's
-# busy time while all N streams run.  CPU per frame is that divided by the
-# aggregate rate.
+# The window: every capture is given the same absolute CLOCK_MONOTONIC
+# window (vbench capture -S): it sets its device up at once, starts
+# streaming scale_warm seconds before the window opens, and counts only
+# the frames dequeued inside it.  The window opens scale_lead seconds
+# after the captures are launched: time for N set-ups on a guest where
+# nothing streams yet, then the warm-up.  The aggregate rate is the frames
+# of all streams in the window over its length.  A capture whose first
+# frame came after the window opened (or never, or that stalled) is
+# counted as late: the line says how many, and the run counts as a failure,
+# since its figures then cover fewer streams than N for part of the window.
+#
+# CPU: every capture reports the whole guest's busy time over the same
+# window (/proc/stat, all columns but idle and iowait); their mean is the
+# guest's busy time while all N streams run.  CPU per frame is that
+# divided by the aggregate rate.
 #
 # Memory: /proc/meminfo with the module loaded and its boards idle, and
 # its peak while the streams run.  The kernel memory a stream
@@ -428,10 +438,8 @@ fi
 # memory) plus Slab (videobuf2's and the driver's objects), over N.
 # MemAvailable's fall is recorded too but not used: it also counts the N
 # reader processes' own memory and page tables, and the page cache moves.
-# Warm-up: long enough for every capture to be set up and streaming (each
-# takes about half a second under emulation while the others stream)
-# before the first window opens.
-scale_secs_warm() { fcalc "2 + 0.75 * $1"; }
+scale_warm() { fcalc "2 + 0.25 * $1"; }
+scale_lead() { fcalc "2 + 0.5 * $1 + $(scale_warm "$1")"; }
 
 # meminfo3: VmallocUsed, Slab and MemAvailable in kB, in one read.
 meminfo3() {
@@ -439,16 +447,17 @@ meminfo3() {
 		$1 == "MemAvailable:" { a = $2 } END { print v, s, a }' /proc/meminfo
 }
 
-# vcap_nodes soft|pci: the vcap V4L2 nodes of that kind of board.
+# vcap_nodes soft|pci: the vcap V4L2 nodes of that kind of board, in
+# order, from sysfs (the driver bound to the node's parent: vcap-soft for
+# the software boards, vcap for PCI), without opening any device.
 vcap_nodes() {
-	for d in /dev/video*; do
-		info=$(v4l2-ctl -d "$d" -D 2>/dev/null) || continue
-		printf '%s\n' "$info" | grep -q "Driver name *: vcap\$" || continue
-		case $(printf '%s\n' "$info" | sed -n 's/.*Bus info *: //p') in
-		PCI:*) [ "$1" = pci ] && echo "$d" ;;
-		*) [ "$1" = soft ] && echo "$d" ;;
-		esac
-	done
+	want_drv=vcap-soft
+	[ "$1" = pci ] && want_drv=vcap
+	for v in /sys/class/video4linux/video*; do
+		[ -e "$v" ] || continue
+		drv=$(readlink "$v/device/driver" 2>/dev/null) || continue
+		[ "${drv##*/}" = "$want_drv" ] && echo "/dev/${v##*/}"
+	done | sort -V
 }
 
 # wait_nodes KIND N: until N nodes of that kind exist (10 s at most).
@@ -468,29 +477,28 @@ scale_run() {
 	sn=$#
 	sdir=$out/scale
 	mkdir -p "$sdir"
-	warm=$(scale_secs_warm "$sn")
+	warm=$(scale_warm "$sn")
 	read -r v0 s0 a0 <<EOF
 $(meminfo3)
 EOF
+	start=$(fcalc "$("$vbench" now) + $(scale_lead "$sn")")
 	spids=
 	i=0
 	for d in "$@"; do
 		"$vbench" capture -d "$d" -f YUYV -s 1920x1080 -r "$sr" \
-			-t "$secs" -w "$warm" >"$sdir/$sb-$sn-$sr-$i.json" 2>"$sdir/$sb-$sn-$sr-$i.err" &
+			-S "$start" -t "$secs" -w "$warm" \
+			>"$sdir/$sb-$sn-$sr-$i.json" 2>"$sdir/$sb-$sn-$sr-$i.err" &
 		spids="$spids $!"
 		i=$((i + 1))
 	done
-	# Memory and liveness sampled every 0.2 s until the streams end: the
-	# peak of VmallocUsed and Slab, the low of MemAvailable, and the most
-	# streams seen alive at once (running_mid).  One sample at a set time
-	# missed the streams when the loaded guest ran them late.
-	v1=$v0 s1=$s0 a1=$a0 running=0
+	# Memory sampled every 0.5 s until the streams end: the peak of
+	# VmallocUsed and Slab, the low of MemAvailable.
+	v1=$v0 s1=$s0 a1=$a0
 	while :; do
 		alive=0
 		for p in $spids; do
 			kill -0 "$p" 2>/dev/null && alive=$((alive + 1))
 		done
-		[ $alive -gt $running ] && running=$alive
 		[ $alive -gt 0 ] || break
 		read -r v s a <<EOF
 $(meminfo3)
@@ -498,53 +506,80 @@ EOF
 		[ "$v" -gt "$v1" ] && v1=$v
 		[ "$s" -gt "$s1" ] && s1=$s
 		[ "$a" -lt "$a1" ] && a1=$a
-		sleep 0.2
+		sleep 0.5
 	done
 	for p in $spids; do wait "$p"; done
-	ok=0 fps=0 fmin='' drops=0 stalled=0 busy=0 set='' tf=0 tl=''
-	i=0
+	ok=0 frames=0 fmin='' drops=0 stalled=0 late=0 busy=0 set='' wlen=$secs
+	first_max='' i=0
 	while [ $i -lt "$sn" ]; do
 		line=$(cat "$sdir/$sb-$sn-$sr-$i.json" 2>/dev/null)
 		i=$((i + 1))
-		[ -n "$line" ] || continue
+		if [ -z "$line" ]; then
+			late=$((late + 1))
+			continue
+		fi
 		ok=$((ok + 1))
+		frames=$((frames + $(jget frames "$line")))
+		wlen=$(jget seconds "$line")
 		f=$(jget fps "$line")
-		fps=$(fcalc "$fps + $f")
 		if [ -z "$fmin" ] || awk -v a="$f" -v b="$fmin" 'BEGIN { exit !(a < b) }'; then
 			fmin=$f
 		fi
 		drops=$((drops + $(jget drops "$line")))
 		stalled=$((stalled + $(jget stalled "$line")))
+		late=$((late + $(jget late "$line")))
 		busy=$(fcalc "$busy + $(jget cpu_busy "$line")")
 		set=$(jget set_fps "$line")
-		a=$(jget ts_first_us "$line") b=$(jget ts_last_us "$line")
-		[ "$a" -gt "$tf" ] && tf=$a
-		{ [ -z "$tl" ] || [ "$b" -lt "$tl" ]; } && tl=$b
+		ff=$(jget first_frame_s "$line")
+		if [ -z "$first_max" ] || awk -v a="$ff" -v b="$first_max" 'BEGIN { exit !(a > b) }'; then
+			first_max=$ff
+		fi
 	done
 	if [ $ok -lt "$sn" ]; then
-		log "scale $sb N=$sn rate $sr: $((sn - ok)) of $sn streams failed (see $sdir/$sb-$sn-$sr-*.err)"
+		log "scale $sb N=$sn rate $sr: $((sn - ok)) of $sn captures gave no figures (see $sdir/$sb-$sn-$sr-*.err)"
+	fi
+	[ $ok -gt 0 ] || { failures=$((failures + 1)); return 1; }
+	if [ $late -gt 0 ]; then
+		log "scale $sb N=$sn rate $sr: $late of $sn streams not streaming when the window opened (latest first frame ${first_max} s after it; see $sdir/$sb-$sn-$sr-*)"
 		failures=$((failures + 1))
 	fi
-	[ $ok -gt 0 ] || return 1
 	ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 	busy=$(fcalc "$busy / $ok")
 	rate=$sr
 	[ "$sr" = 0 ] && rate=top
-	line=$(awk -v n="$sn" -v ok="$ok" -v fps="$fps" -v fmin="$fmin" \
-		-v drops="$drops" -v stalled="$stalled" -v busy="$busy" \
-		-v ncpu="$ncpu" -v set="$set" -v run="$running" \
-		-v ov="$(( ${tl:-0} - tf ))" \
+	line=$(awk -v n="$sn" -v ok="$ok" -v frames="$frames" -v w="$wlen" \
+		-v fmin="$fmin" -v drops="$drops" -v stalled="$stalled" \
+		-v late="$late" -v ff="$first_max" -v busy="$busy" \
+		-v ncpu="$ncpu" -v set="$set" \
 		-v dv="$((v1 - v0))" -v ds="$((s1 - s0))" -v da="$((a0 - a1))" 'BEGIN {
-		printf "{\"n\":%d,\"streams\":%d,\"running_mid\":%d,\"set_fps\":%s,", n, ok, run, set
+		fps = frames / w
+		printf "{\"n\":%d,\"streams\":%d,\"late\":%d,\"in_window\":%d,", n, ok, late, n - late
+		printf "\"first_frame_max_s\":%.3f,\"set_fps\":%s,", ff, set
+		printf "\"window_s\":%.3f,\"frames\":%d,", w, frames
 		printf "\"fps\":%.3f,\"fps_per_board\":%.3f,\"fps_min\":%.3f,", fps, fps / n, fmin
-		printf "\"drops\":%d,\"stalled\":%d,\"window_overlap_s\":%.3f,", drops, stalled, ov / 1e6
+		printf "\"drops\":%d,\"stalled\":%d,", drops, stalled
 		printf "\"cpu_busy\":%.3f,\"cpus\":%d,\"cpu_busy_pct\":%.1f,", busy, ncpu, 100 * busy / ncpu
 		printf "\"cpu_ms_per_frame\":%.3f,", (fps > 0 ? 1000 * busy / fps : 0)
 		printf "\"vmalloc_kb\":%d,\"slab_kb\":%d,\"avail_drop_kb\":%d,", dv, ds, da
 		printf "\"kmem_mib_per_stream\":%.3f,\"avail_mib_per_stream\":%.3f}\n", (dv + ds) / 1024 / n, da / 1024 / n
 	}')
 	emit "\"bench\":\"scale\",\"target\":\"vcap-$sb\",\"board\":\"$sb\",\"rate\":\"$rate\"" "$line"
-	log "scale $sb N=$sn rate $rate: $(jget fps "$line") fps in all, $drops drops, CPU $(jget cpu_busy_pct "$line")%, $(jget kmem_mib_per_stream "$line") MiB per stream"
+	log "scale $sb N=$sn rate $rate: $(jget fps "$line") fps in all, $drops drops, $((sn - late)) of $sn streaming in the window, CPU $(jget cpu_busy_pct "$line")%, $(jget kmem_mib_per_stream "$line") MiB per stream"
+}
+
+# pci_boards_hold 1|0: keep the PCI boards (QEMU's ivshmem, 1af4:1110) from
+# vcap's PCI driver, or give them back.  A board's index comes from a pool
+# of VCAP_MAX_BOARDS (16) shared by both kinds: with the PCI boards bound,
+# soft_boards=16 would get only 16 less their number.
+pci_boards_hold() {
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor" 2>/dev/null):$(cat "$d/device" 2>/dev/null)" = 0x1af4:0x1110 ] || continue
+		if [ "$1" = 1 ]; then
+			echo none >"$d/driver_override"
+		else
+			echo >"$d/driver_override"
+		fi
+	done
 }
 
 if want scale; then
@@ -553,6 +588,7 @@ if want scale; then
 		for m in $(modinfo -F depends "$vcap_ko" | tr ',' ' '); do
 			modprobe "$m"
 		done
+		pci_boards_hold 1
 		for n in $scale_boards; do
 			if ! insmod "$vcap_ko" soft_boards="$n" soft_vram_mb=16; then
 				log "scale: insmod with $n boards failed"
@@ -567,11 +603,13 @@ if want scale; then
 					scale_run soft "$r" $nodes
 				done
 			else
-				log "scale: $n software boards did not all appear"
+				log "scale: $n software boards did not all appear ($(vcap_nodes soft | wc -l)); the kernel said:"
+				dmesg | grep vcap | tail -n 5 >&2
 				failures=$((failures + 1))
 			fi
 			rmmod vcap || failures=$((failures + 1))
 		done
+		pci_boards_hold 0
 		# The PCI boards the host attached (their firmware runs on the
 		# host: the pixels are produced outside the guest's CPU figures).
 		if insmod "$vcap_ko" soft_boards=0; then

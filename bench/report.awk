@@ -515,7 +515,7 @@ function scale_ns(k, board, L,    n, i, j, t) {
 	return n
 }
 
-function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a) {
+function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a, w) {
 	print "## Scale: many boards streaming at once\n"
 	print "vcap.ko loaded with N software boards (`soft_boards=N`, 16 MiB of board"
 	print "memory each: four 1920x1080 YUYV slots), and every board's V4L2 node"
@@ -523,16 +523,23 @@ function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a) {
 	print "at 60 fps, which every board offers, then at the top rate the board"
 	print "offers; then the PCI boards the host attached, streaming together the"
 	print "same way (their firmware runs on the host, so the pixels they produce"
-	print "are outside the guest's CPU figures). The rates are the streams' own,"
-	print "summed; drops are the sequence gaps of all of them. CPU is the busy"
-	print "time of the whole guest over the streams' windows, as a share of all"
-	print "its CPUs, and per frame delivered by all boards together. The kernel"
+	print "are outside the guest's CPU figures). Every capture counts the frames"
+	print "it dequeues inside one common window, fixed on the guest's monotonic"
+	print "clock, which opens once all of them have been set up and streaming for"
+	print "a warm-up; the aggregate rate is the frames of all streams in that"
+	print "window over its length. \"In the window\" is how many streams had"
+	print "delivered a frame before it opened: a stream that started late (or"
+	print "stalled) is counted, not hidden, and its row then covers fewer than N"
+	print "streams for part of the window. Drops are the sequence gaps of all"
+	print "streams in the window. CPU is the busy time of the whole guest over the"
+	print "window, as a share of all its CPUs, and per frame delivered by all"
+	print "boards together. The kernel"
 	print "memory of a stream is the rise of VmallocUsed (the frame buffers) and"
 	print "Slab (videobuf2's and the driver's objects) in /proc/meminfo from the"
 	print "boards loaded and idle to all of them streaming, over N; the guest's"
 	print "`slub_debug` pads its slab objects.\n"
-	print "| kernel | board | N | rate asked | aggregate fps | fps per board | drops | CPU busy | CPU per frame | kernel memory per stream |"
-	print "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	print "| kernel | board | N | rate asked | in the window | aggregate fps | fps per board | drops | CPU busy | CPU per frame | kernel memory per stream |"
+	print "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for (i = 1; i <= nk; i++) {
 		k = K[i]
 		for (x = 1; x <= 2; x++) {
@@ -545,7 +552,9 @@ function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a) {
 					if (!r)
 						continue
 					a = rt == "top" ? "top (" n3(get(r, "set_fps")) " fps)" : n3(get(r, "set_fps")) " fps"
-					printf "| %s | %s | %d | %s | %s | %s | %s | %s%% | %s ms | %s MiB |\n", k, TN["vcap-" bd], L[j], a, n3(get(r, "fps")), n3(get(r, "fps_per_board")), get(r, "drops"), n3(get(r, "cpu_busy_pct")), n3(get(r, "cpu_ms_per_frame")), n3(get(r, "kmem_mib_per_stream"))
+					w = get(r, "in_window")
+					w = w == "" ? "–" : w + 0 < L[j] ? "**" w " of " L[j] "**" : w " of " L[j]
+					printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s%% | %s ms | %s MiB |\n", k, TN["vcap-" bd], L[j], a, w, n3(get(r, "fps")), n3(get(r, "fps_per_board")), get(r, "drops"), n3(get(r, "cpu_busy_pct")), n3(get(r, "cpu_ms_per_frame")), n3(get(r, "kmem_mib_per_stream"))
 				}
 		}
 	}

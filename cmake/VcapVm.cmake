@@ -27,8 +27,8 @@ endfunction()
 # typical run time under emulation, in seconds: a long test left to the
 # end runs alone while the other CPU idles.
 set(VCAP_VM_TEST_COSTS
-	rel-load-vcap 315  rel-fuzz-vcap 300  kernel-compliance 215
-	eco-hdmi 190  rel-cycles-vcap 175  faults-hostile 100
+	rel-load-vcap 315  rel-fuzz-vcap 220  kernel-compliance 215
+	eco-hdmi 160  rel-cycles-vcap 100  faults-hostile 100
 	rel-fuzz-vcap-rt 76  rel-fuzz-writable 70  hard-vram-unbind-race 70
 	eco-ffmpeg 70  eco-udev 65  kernel-unbind 60
 	kernel-stream-1920x1080 55  kernel-stream-640x480 50

@@ -478,6 +478,8 @@ scale_run() {
 	sdir=$out/scale
 	mkdir -p "$sdir"
 	warm=$(scale_warm "$sn")
+	rate=$sr
+	[ "$sr" = 0 ] && rate=top
 	read -r v0 s0 a0 <<EOF
 $(meminfo3)
 EOF
@@ -536,17 +538,15 @@ EOF
 		fi
 	done
 	if [ $ok -lt "$sn" ]; then
-		log "scale $sb N=$sn rate $sr: $((sn - ok)) of $sn captures gave no figures (see $sdir/$sb-$sn-$sr-*.err)"
+		log "scale $sb N=$sn rate $rate: $((sn - ok)) of $sn captures gave no figures (see $sdir/$sb-$sn-$sr-*.err)"
 	fi
 	[ $ok -gt 0 ] || { failures=$((failures + 1)); return 1; }
 	if [ $late -gt 0 ]; then
-		log "scale $sb N=$sn rate $sr: $late of $sn streams not streaming when the window opened (latest first frame ${first_max} s after it; see $sdir/$sb-$sn-$sr-*)"
+		log "scale $sb N=$sn rate $rate: $late of $sn streams not streaming when the window opened (latest first frame ${first_max} s after it; see $sdir/$sb-$sn-$sr-*)"
 		failures=$((failures + 1))
 	fi
 	ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
 	busy=$(fcalc "$busy / $ok")
-	rate=$sr
-	[ "$sr" = 0 ] && rate=top
 	line=$(awk -v n="$sn" -v ok="$ok" -v frames="$frames" -v w="$wlen" \
 		-v fmin="$fmin" -v drops="$drops" -v stalled="$stalled" \
 		-v late="$late" -v ff="$first_max" -v busy="$busy" \

@@ -142,7 +142,7 @@ for k in $kernels; do
 		log "$k: no vcap-fw: the PCI board is not measured"
 	fi
 	# 16 software boards streaming: 16 x 16 MiB of board memory and
-	# 16 x 4 frame buffers of 4 MiB.
+	# 16 x 6 frame buffers of 4 MiB (the driver gives 6 at 1080p).
 	guest_mem=1G
 	want scale && guest_mem=2G
 

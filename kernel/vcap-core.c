@@ -78,6 +78,9 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 		return ERR_PTR(ret);
 	}
 	ret = ida_alloc_max(&vcap_ida, VCAP_MAX_BOARDS - 1, GFP_KERNEL);
+	if (ret == -ENOSPC)
+		dev_err(parent, "no free board number: vcap serves %d boards, software and PCI together\n",
+			VCAP_MAX_BOARDS);
 	if (ret < 0)
 		goto err;
 	vdev->index = ret;

@@ -19,6 +19,7 @@
 #include <linux/pci.h>
 
 #include "vcap.h"
+#include "vcap-copy.h"
 #include "vcap-inject.h"
 
 static unsigned int poll_us = 1000;
@@ -71,7 +72,7 @@ static void vcap_pci_copy_from(struct vcap_dev *vdev, void *dst, u64 off,
 {
 	struct vcap_pci *vp = vdev->board;
 
-	memcpy_fromio(dst, vp->mem + off, len);
+	vcap_copy_frame_fromio(dst, vp->mem + off, len);
 }
 
 static void vcap_pci_doorbell(struct vcap_dev *vdev)

@@ -36,6 +36,7 @@
 #include <linux/vmalloc.h>
 
 #include "vcap.h"
+#include "vcap-copy.h"
 #include "vcap-edid.h"
 #include "vcap-inject.h"
 #include "vcap-modes.h"
@@ -127,7 +128,7 @@ static void vcap_soft_copy_from(struct vcap_dev *vdev, void *dst, u64 off,
 {
 	struct vcap_soft *soft = vdev->board;
 
-	memcpy(dst, soft->base + off, len);
+	vcap_copy_frame(dst, soft->base + off, len);
 }
 
 static void vcap_soft_doorbell(struct vcap_dev *vdev)

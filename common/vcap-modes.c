@@ -17,7 +17,9 @@ static const struct vcap_size vcap_sizes[] = {
 };
 
 /* Frames per second offered, highest first (shortest interval first). */
-static const u16 vcap_fps[] = { 240, 120, 60, 50, 30, 25, 15, 10, 5, 1 };
+static const u16 vcap_fps[] = {
+	1000, 720, 480, 360, 300, 240, 180, 120, 60, 50, 30, 25, 15, 10, 5, 1
+};
 
 #define VCAP_NUM_SIZES	ARRAY_SIZE(vcap_sizes)
 #define VCAP_NUM_FPS	ARRAY_SIZE(vcap_fps)

@@ -14,7 +14,7 @@
  * Highest pixel data rate the board sustains, bytes per second: a mode is
  * offered at an interval only if sizeimage / interval stays under it.
  */
-#define VCAP_MODES_MAX_RATE	BIT_ULL(30)
+#define VCAP_MODES_MAX_RATE	BIT_ULL(32)
 
 /* Where a started mode lives in BAR2. */
 struct vcap_ring_layout {

@@ -117,7 +117,7 @@ TEST(refused_requests_get_their_error_code)
 	EXPECT_EQ(vcap_modes_check(info, fs, &q, &ring), VCAP_ERR_BAD_INTERVAL);
 	mkreq(&q, VCAP_FMT_YUYV, 640, 480, 2, 60);	/* = 1/30 */
 	EXPECT_EQ(vcap_modes_check(info, fs, &q, &ring), VCAP_ERR_NONE);
-	mkreq(&q, VCAP_FMT_YUYV, 3840, 2160, 1, 240);	/* past the data rate */
+	mkreq(&q, VCAP_FMT_YUYV, 3840, 2160, 1, 360);	/* past the data rate */
 	EXPECT_EQ(vcap_modes_check(info, fs, &q, &ring), VCAP_ERR_BAD_INTERVAL);
 	mkreq(&q, VCAP_FMT_YUYV, 640, 480, 1, 30);
 	q.bytesperline = htole32(1279);

@@ -122,7 +122,7 @@ sustained() {
 	try=1
 	retried=0
 	failed_once=0
-	while [ $try -le 3 ]; do
+	while [ $try -le 5 ]; do
 		extra=
 		$setup "$rate"
 		case $? in
@@ -144,7 +144,7 @@ sustained() {
 		teardown_producer
 		[ -n "$line" ] && [ -n "$fixup" ] && line=$($fixup "$line")
 		if [ -z "$line" ]; then
-			if [ $try -lt 3 ] && [ "${failed_once:-0}" = 0 ]; then
+			if [ $try -lt 5 ] && [ "${failed_once:-0}" = 0 ]; then
 				failed_once=1
 				try=$((try + 1))
 				log "$name: capture failed (status $rc), once more"

@@ -250,20 +250,23 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
  * and QBUF reporting its state.  stop_streaming runs under this lock too
  * and returns what waits here itself.
  */
-static void vcap_deliver_complete(struct vcap_dev *vdev)
+static bool vcap_deliver_complete(struct vcap_dev *vdev, bool wait)
 {
 	struct vcap_buffer *buf, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
 	bool empty;
 
-	/* Only this work fills done_list: nothing filled, no lock to take. */
+	/* Only delivery fills done_list: nothing filled, no lock to take. */
 	spin_lock_irqsave(&vdev->buf_lock, flags);
 	empty = list_empty(&vdev->done_list);
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);
 	if (empty)
-		return;
-	mutex_lock(&vdev->lock);
+		return true;
+	if (!wait && !mutex_trylock(&vdev->lock))
+		return false;
+	if (wait)
+		mutex_lock(&vdev->lock);
 	spin_lock_irqsave(&vdev->buf_lock, flags);
 	list_splice_init(&vdev->done_list, &done);
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);
@@ -272,6 +275,7 @@ static void vcap_deliver_complete(struct vcap_dev *vdev)
 		vb2_buffer_done(&buf->vb.vb2_buf, buf->state);
 	}
 	mutex_unlock(&vdev->lock);
+	return true;
 }
 
 /*
@@ -280,20 +284,18 @@ static void vcap_deliver_complete(struct vcap_dev *vdev)
  * and poll never wait for it.  stop_streaming takes deliver_lock before it
  * returns the buffers, so no copy is in flight then.
  */
-void vcap_deliver_work(struct work_struct *work)
+static void vcap_deliver_frames(struct vcap_dev *vdev)
 {
-	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
-					     deliver_work);
 	struct vcap_board_slot hdr;
 	unsigned int budget, torn = 0;
 	u32 lock;
 	int idx, slot;
 
-	mutex_lock(&vdev->deliver_lock);
+	lockdep_assert_held(&vdev->deliver_lock);
 	if (!vdev->streaming || !vdev->ring.valid || vdev->board_dead)
-		goto out;
+		return;
 	if (!vcap_enter(vdev, &idx))
-		goto out;
+		return;
 	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
 		u64 seq, gap;
 
@@ -318,18 +320,53 @@ void vcap_deliver_work(struct work_struct *work)
 		vdev->sequence += (u32)gap + 1;
 	}
 	vcap_exit(vdev, idx);
-out:
-	mutex_unlock(&vdev->deliver_lock);
-	vcap_deliver_complete(vdev);
 }
 
-/* Called by a board when a frame is published; any context. */
-void vcap_frame_done(struct vcap_dev *vdev)
+void vcap_deliver_work(struct work_struct *work)
+{
+	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
+					     deliver_work);
+
+	mutex_lock(&vdev->deliver_lock);
+	vcap_deliver_frames(vdev);
+	mutex_unlock(&vdev->deliver_lock);
+	vcap_deliver_complete(vdev, true);
+}
+
+static void vcap_frame_note(struct vcap_dev *vdev)
 {
 	atomic64_inc(&vdev->stats.interrupts);
 	atomic64_set(&vdev->notify_ns, ktime_get_ns());
 	atomic64_inc(&vdev->frame_events);
 	wake_up_interruptible_all(&vdev->frame_wq);
+}
+
+/* Called by a board when a frame is published; any context. */
+void vcap_frame_done(struct vcap_dev *vdev)
+{
+	vcap_frame_note(vdev);
 	if (READ_ONCE(vdev->streaming))
+		queue_work(vdev->wq, &vdev->deliver_work);
+}
+
+/*
+ * Called by a board that publishes from process context (the software
+ * board's producer): the frame is delivered here, without a work item's
+ * wake-up and hop to another CPU.  It never waits for a lock: a request
+ * in flight holds them while it waits for this very producer, so a lock
+ * taken elsewhere hands the frame to the delivery work instead.
+ */
+void vcap_frame_done_sync(struct vcap_dev *vdev)
+{
+	vcap_frame_note(vdev);
+	if (!READ_ONCE(vdev->streaming))
+		return;
+	if (!mutex_trylock(&vdev->deliver_lock)) {
+		queue_work(vdev->wq, &vdev->deliver_work);
+		return;
+	}
+	vcap_deliver_frames(vdev);
+	mutex_unlock(&vdev->deliver_lock);
+	if (!vcap_deliver_complete(vdev, false))
 		queue_work(vdev->wq, &vdev->deliver_work);
 }

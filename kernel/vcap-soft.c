@@ -246,7 +246,7 @@ static void vcap_soft_frame(struct work_struct *work)
 	ctrl->status.frames_late = cpu_to_le64(soft->late);
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 	soft->seq++;
-	vcap_frame_done(soft->vdev);
+	vcap_frame_done_sync(soft->vdev);
 }
 
 static void vcap_soft_stop(struct vcap_soft *soft)

@@ -275,8 +275,10 @@ void vcap_dev_unregister(struct vcap_dev *vdev);
 void vcap_dev_get(struct vcap_dev *vdev);
 void vcap_dev_put(struct vcap_dev *vdev);
 
-/* What a board driver calls, from any context. */
+/* What a board driver calls, from any context ... */
 void vcap_frame_done(struct vcap_dev *vdev);		/* vcap-deliver.c */
+/* ... or, publishing from process context, to deliver there and then. */
+void vcap_frame_done_sync(struct vcap_dev *vdev);	/* vcap-deliver.c */
 void vcap_status_changed(struct vcap_dev *vdev);	/* vcap-watchdog.c */
 
 /* V4L2 node: vcap-v4l2.c */

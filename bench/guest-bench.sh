@@ -366,7 +366,7 @@ if want vcap || want vram; then
 						for rd in 0 1; do
 							o=
 							[ "$rd" = 1 ] && o=-r
-							line=$("$vbench" vram -d "$vram" -V "$d" -f "$f" -s "$s" -t "$secs" $o) ||
+							line=$("$vbench" vram -a -d "$vram" -V "$d" -f "$f" -s "$s" -t "$secs" $o) ||
 								failures=$((failures + 1))
 							emit "\"bench\":\"vram\",\"target\":\"vcap-$board\",\"size\":\"$s\"" "$line"
 						done

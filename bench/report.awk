@@ -642,7 +642,9 @@ END {
 	print "  copy timed, the median kept (a stall of the emulator spoils a few)."
 	print "- **VRAM**: `vbench vram`; the board is put in the mode by a V4L2 stream"
 	print "  that is never dequeued, so the driver's copies stop once its buffers"
-	print "  are full. On the PCI board the pixels are produced by the firmware on the"
+	print "  are full; the reader waits for each frame and also takes from the ring"
+	print "  the frames published while it was away (`-a`), as a recorder would."
+	print "  On the PCI board the pixels are produced by the firmware on the"
 	print "  host, outside the guest's CPU figures; on the software board by the"
 	print "  guest kernel, inside them."
 	if (HAS_SCALE) {

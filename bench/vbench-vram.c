@@ -7,7 +7,10 @@
  * buffers are full and the board runs at its own pace.  Each frame is
  * waited for with VCAP_IOC_WAIT_FRAME and checked with the slot's sequence
  * lock; with -r its pixels are also read once (what a viewer's upload
- * costs), otherwise nothing is copied or read.  The board's own counter of
+ * costs), otherwise nothing is copied or read.  A wake-up returns the
+ * newest frame; with -a the frames published since the last one are taken
+ * from the ring's other slots too, while they are still there, as a
+ * recorder that must not miss one would.  The board's own counter of
  * frames produced gives the rate to compare against.
  */
 #include <errno.h>
@@ -32,6 +35,7 @@ static void vb_vram_usage(void)
 	puts("usage: vbench vram -d /dev/vcapN [-V /dev/videoN -f FOURCC -s WxH]\n"
 	     "  -V DEV      start the board through this V4L2 node first\n"
 	     "  -r          read every frame's pixels once\n"
+	     "  -a          take every frame the ring still holds, not only the newest\n"
 	     "  -t SECONDS  measured time (3)\n"
 	     "  -w SECONDS  warm-up (0.5)");
 }
@@ -105,6 +109,35 @@ static uint64_t vb_vram_sum(const volatile uint64_t *p, size_t words)
 	return s;
 }
 
+/*
+ * Take frame seq from whichever slot of the ring holds it: 1 if it was
+ * there and whole (its pixels summed with readpix), 0 if it was gone.
+ */
+static int vb_vram_take(const volatile struct vcap_board_ctrl *ctrl,
+			const unsigned char *map, const struct vcap_info *info,
+			uint64_t seq, int readpix, volatile uint64_t *sum)
+{
+	uint32_t i, l1, l2;
+
+	for (i = 0; i < info->num_slots && i < VCAP_MAX_SLOTS; i++) {
+		const volatile struct vcap_board_slot *sl = &ctrl->slots[i];
+
+		l1 = sl->lock;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if ((l1 & 1) || sl->sequence != seq)
+			continue;
+		if (readpix)
+			*sum += vb_vram_sum((const volatile uint64_t *)
+					    (map + info->ring_offset +
+					     i * info->slot_stride),
+					    info->sizeimage / 8);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		l2 = sl->lock;
+		return l1 == l2;
+	}
+	return 0;
+}
+
 int vb_vram_main(int argc, char **argv)
 {
 	const char *dev = NULL, *vdev = NULL;
@@ -113,6 +146,8 @@ int vb_vram_main(int argc, char **argv)
 	double seconds = 3, warmup = 0.5, t, t0 = 0, t_end, t_last = 0;
 	int opt, fd, vfd = -1, readpix = 0, measuring = 0, ret = 1;
 	long long frames = 0, missed = 0, torn = 0, flagged = 0, stalls = 0;
+	long long from_ring = 0;
+	int all = 0;
 	uint64_t prod0 = 0, prod1 = 0, last_seq = 0;
 	volatile uint64_t sum = 0;
 	int have_seq = 0, rdwr = 0;
@@ -121,7 +156,7 @@ int vb_vram_main(int argc, char **argv)
 	const volatile struct vcap_board_ctrl *ctrl;
 	const unsigned char *map;
 
-	while ((opt = getopt(argc, argv, "d:V:f:s:rt:w:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:V:f:s:rat:w:h")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
 		case 'V': vdev = optarg; break;
@@ -133,6 +168,7 @@ int vb_vram_main(int argc, char **argv)
 			}
 			break;
 		case 'r': readpix = 1; break;
+		case 'a': all = 1; break;
 		case 't': seconds = atof(optarg); break;
 		case 'w': warmup = atof(optarg); break;
 		case 'h': vb_vram_usage(); return 0;
@@ -203,6 +239,7 @@ int vb_vram_main(int argc, char **argv)
 		struct vcap_wait wt;
 		const volatile struct vcap_board_slot *sl;
 		uint32_t l1, l2;
+		uint64_t s;
 
 		memset(&wt, 0, sizeof(wt));
 		wt.after_seq = have_seq ? last_seq : 0;
@@ -242,7 +279,17 @@ int vb_vram_main(int argc, char **argv)
 		} else if (measuring) {
 			frames++;
 			t_last = t;
-			if (have_seq && wt.sequence > last_seq + 1)
+			for (s = last_seq + 1; all && have_seq && s < wt.sequence;
+			     s++) {
+				if (vb_vram_take(ctrl, map, &info, s, readpix,
+						 &sum)) {
+					frames++;
+					from_ring++;
+				} else {
+					missed++;
+				}
+			}
+			if (!all && have_seq && wt.sequence > last_seq + 1)
 				missed += wt.sequence - last_seq - 1;
 			if (l1 != l2 || (l1 & 1) || sl->sequence != wt.sequence)
 				torn++;
@@ -281,6 +328,8 @@ int vb_vram_main(int argc, char **argv)
 	vb_json_num("seconds", t_last - t0);
 	vb_json_num("fps", frames / (t_last - t0));
 	vb_json_num("produced_fps", (double)(prod1 - prod0) / (t_last - t0));
+	vb_json_int("every_frame", all);
+	vb_json_int("from_ring", from_ring);
 	vb_json_int("missed", missed);
 	vb_json_int("torn", torn);
 	vb_json_int("flagged", flagged);

@@ -43,14 +43,12 @@ want() {
 # start_fw LOG [SERIAL]: one board's firmware serving its own doorbell
 # socket; sets sock and fw_pid.  Without SERIAL the firmware's own
 # (VCAP-0001).  The firmware plays the board's own processor: it runs
-# before the guest's CPUs on the host (nice -10, where allowed), or a
+# before the guest's CPUs on the host (--realtime, where allowed), or a
 # loaded host makes it late, and a late board skips frame numbers.
 start_fw() {
 	sock=$(mktemp -u /tmp/vcap-bench-fw.XXXXXX)
-	prio=
-	nice -n -10 true 2>/dev/null && prio="nice -n -10"
 	# shellcheck disable=SC2086
-	$prio "$fw" serve --socket "$sock" --pidfile "$sock.pid" ${2:+--serial "$2"} >"$1" 2>&1 &
+	"$fw" serve --realtime --socket "$sock" --pidfile "$sock.pid" ${2:+--serial "$2"} >"$1" 2>&1 &
 	fw_pid=$!
 	n=0
 	while [ ! -S "$sock" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done

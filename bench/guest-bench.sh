@@ -139,7 +139,7 @@ sustained() {
 		esac
 		lat=$out/lat/$name.txt
 		# shellcheck disable=SC2086
-		line=$("$vbench" capture "$@" $extra -t "$secs" -L "$lat")
+		line=$("$vbench" capture "$@" $extra -B 30 -t "$secs" -L "$lat")
 		rc=$?
 		teardown_producer
 		[ -n "$line" ] && [ -n "$fixup" ] && line=$($fixup "$line")

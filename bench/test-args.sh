@@ -23,6 +23,7 @@ expect 2 "capture without a device" "$vb" capture
 expect 2 "capture with a bad size" "$vb" capture -d /dev/null -s 640y480
 expect 2 "capture with a bad start time" "$vb" capture -d /dev/null -S 0
 expect 2 "capture with a start time that is not a number" "$vb" capture -d /dev/null -S soon
+expect 2 "capture with a negative slack" "$vb" capture -d /dev/null -B -5
 expect 2 "now with an argument" "$vb" now 1
 expect 2 "memcpy without a size" "$vb" memcpy
 expect 2 "memcpy with a bad size" "$vb" memcpy 12abc

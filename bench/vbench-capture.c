@@ -37,6 +37,7 @@ struct vb_capture {
 	double seconds, warmup;
 	double start;		/* >0: the window opens at this CLOCK_MONOTONIC time */
 	unsigned int nbufs;
+	double slack_ms;	/* buffers for this long at the rate set */
 	int input;
 	int keep_fmt;
 	int any_clock;		/* timestamps are CLOCK_MONOTONIC whatever the flags */
@@ -66,6 +67,9 @@ static void vb_capture_usage(void)
 	     "              up at once and streams from -w seconds before TIME\n"
 	     "              (at once if that has passed)\n"
 	     "  -b N        buffers (4)\n"
+	     "  -B MS       at least enough buffers for MS milliseconds of frames at\n"
+	     "              the rate set (at most 32), so a reader at a high rate\n"
+	     "              has as much slack in time as one at a low rate\n"
 	     "  -i INPUT    select this input first\n"
 	     "  -k          keep the device's format (only check it), for loopback\n"
 	     "  -M          take timestamps as CLOCK_MONOTONIC even when the buffer\n"
@@ -151,6 +155,14 @@ static int vb_capture_setup(struct vb_capture *c)
 		c->set_fps = (double)parm.parm.capture.timeperframe.denominator /
 			     parm.parm.capture.timeperframe.numerator;
 
+	if (c->slack_ms > 0 && c->set_fps > 0) {
+		double n = c->slack_ms * c->set_fps / 1000;
+
+		if (n > VB_MAX_BUFS)
+			n = VB_MAX_BUFS;
+		if (n > c->nbufs)
+			c->nbufs = (unsigned int)(n + 0.999);
+	}
 	memset(&req, 0, sizeof(req));
 	req.count = c->nbufs;
 	req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -232,12 +244,51 @@ static int vb_capture_dq(struct vb_capture *c, struct v4l2_buffer *b,
 	return 0;
 }
 
+/* What the buffers dequeued in a window said. */
+struct vb_tally {
+	long long frames;
+	long long drops;	/* gaps in the sequence */
+	long long backwards;	/* a sequence not after the previous one */
+	long long errors;	/* V4L2_BUF_FLAG_ERROR */
+	long long shorts;	/* bytesused below the image size */
+	struct vb_lat lat;	/* dequeue time minus the buffer's timestamp */
+};
+
+/* Count buffer b, dequeued at t; prev is the sequence before it, or NULL. */
+static void vb_tally_frame(struct vb_tally *y, const struct vb_capture *c,
+			   const struct v4l2_buffer *b, const uint32_t *prev,
+			   double t)
+{
+	y->frames++;
+	if (prev && b->sequence > *prev + 1)
+		y->drops += b->sequence - *prev - 1;
+	if (prev && b->sequence <= *prev)
+		y->backwards++;
+	if (b->flags & V4L2_BUF_FLAG_ERROR)
+		y->errors++;
+	if (b->bytesused < c->sizeimage)
+		y->shorts++;
+	if (c->any_clock ||
+	    (b->flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) ==
+	    V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+		vb_lat_add(&y->lat, t - (b->timestamp.tv_sec +
+					 b->timestamp.tv_usec * 1e-6));
+}
+
+/* The tally's counts in the JSON line. */
+static void vb_tally_json(const struct vb_tally *y)
+{
+	vb_json_int("drops", y->drops);
+	vb_json_int("errors", y->errors);
+	vb_json_int("backwards", y->backwards);
+	vb_json_int("short", y->shorts);
+}
+
 static int vb_capture_run(struct vb_capture *c)
 {
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	struct vb_lat lat = { 0 };
+	struct vb_tally y = { 0 };
 	struct vb_cpu cpu0, cpu1, dcpu;
-	long long frames = 0, drops = 0, errors = 0, backwards = 0, shorts = 0;
 	double t, t0 = 0, t_end, t_last;
 	uint32_t prev_seq = 0;
 	long long ts_first = 0, ts_last = 0;
@@ -264,23 +315,11 @@ static int vb_capture_run(struct vb_capture *c)
 			ts_first = b.timestamp.tv_sec * 1000000LL +
 				   b.timestamp.tv_usec;
 		} else if (measuring) {
-			frames++;
 			t_last = t;
 			ts_last = b.timestamp.tv_sec * 1000000LL +
 				  b.timestamp.tv_usec;
-			if (have_prev && b.sequence > prev_seq + 1)
-				drops += b.sequence - prev_seq - 1;
-			if (have_prev && b.sequence <= prev_seq)
-				backwards++;
-			if (b.flags & V4L2_BUF_FLAG_ERROR)
-				errors++;
-			if (b.bytesused < c->sizeimage)
-				shorts++;
-			if (c->any_clock ||
-			    (b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) ==
-			    V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
-				vb_lat_add(&lat, t - (b.timestamp.tv_sec +
-						      b.timestamp.tv_usec * 1e-6));
+			vb_tally_frame(&y, c, &b, have_prev ? &prev_seq : NULL,
+				       t);
 		}
 		prev_seq = b.sequence;
 		have_prev = 1;
@@ -294,8 +333,8 @@ static int vb_capture_run(struct vb_capture *c)
 	}
 	vb_cpu_sample(&cpu1);
 	vb_cpu_delta(&cpu0, &cpu1, &dcpu);
-	if (!measuring || !frames) {
-		vb_lat_free(&lat);
+	if (!measuring || !y.frames) {
+		vb_lat_free(&y.lat);
 		return -1;
 	}
 
@@ -314,27 +353,24 @@ static int vb_capture_run(struct vb_capture *c)
 	vb_json_int("buffers", c->nbufs);
 	vb_json_num("req_fps", c->req_fps);
 	vb_json_num("set_fps", c->set_fps);
-	vb_json_int("frames", frames);
+	vb_json_int("frames", y.frames);
 	vb_json_num("seconds", t_last - t0);
-	vb_json_num("fps", frames / (t_last - t0));
-	vb_json_int("drops", drops);
-	vb_json_int("errors", errors);
-	vb_json_int("backwards", backwards);
-	vb_json_int("short", shorts);
+	vb_json_num("fps", y.frames / (t_last - t0));
+	vb_tally_json(&y);
 	vb_json_int("stalled", r < 0);
-	vb_json_num("cpu_ms_per_frame", dcpu.sys_busy / frames * 1e3);
-	vb_json_num("proc_cpu_ms_per_frame", dcpu.proc / frames * 1e3);
+	vb_json_num("cpu_ms_per_frame", dcpu.sys_busy / y.frames * 1e3);
+	vb_json_num("proc_cpu_ms_per_frame", dcpu.proc / y.frames * 1e3);
 	vb_json_num("cpu_busy", dcpu.sys_busy / (t_last - t0));
-	vb_json_int("lat_samples", (long long)lat.n);
-	vb_json_num("lat_p50_ms", vb_lat_pct(&lat, 50) * 1e3);
-	vb_json_num("lat_p99_ms", vb_lat_pct(&lat, 99) * 1e3);
-	vb_json_num("lat_max_ms", vb_lat_pct(&lat, 100) * 1e3);
+	vb_json_int("lat_samples", (long long)y.lat.n);
+	vb_json_num("lat_p50_ms", vb_lat_pct(&y.lat, 50) * 1e3);
+	vb_json_num("lat_p99_ms", vb_lat_pct(&y.lat, 99) * 1e3);
+	vb_json_num("lat_max_ms", vb_lat_pct(&y.lat, 100) * 1e3);
 	vb_json_int("ts_first_us", ts_first);
 	vb_json_int("ts_last_us", ts_last);
 	vb_json_end();
 	if (c->lat_file)
-		vb_lat_save(&lat, c->lat_file);
-	vb_lat_free(&lat);
+		vb_lat_save(&y.lat, c->lat_file);
+	vb_lat_free(&y.lat);
 	return r < 0 ? 1 : 0;
 }
 
@@ -348,9 +384,8 @@ static int vb_capture_run(struct vb_capture *c)
 static int vb_capture_run_at(struct vb_capture *c)
 {
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	struct vb_lat lat = { 0 };
+	struct vb_tally y = { 0 };
 	struct vb_cpu cpu0, cpu1, dcpu;
-	long long frames = 0, drops = 0, errors = 0, backwards = 0, shorts = 0;
 	long long before = 0;
 	double t, t_on, t_first = 0, t_open = 0;
 	double t_start = c->start, t_end = c->start + c->seconds;
@@ -388,24 +423,11 @@ static int vb_capture_run_at(struct vb_capture *c)
 			r = 0;
 			break;
 		}
-		if (t < t_start) {
+		if (t < t_start)
 			before++;
-		} else {
-			frames++;
-			if (have_prev && b.sequence > prev_seq + 1)
-				drops += b.sequence - prev_seq - 1;
-			if (have_prev && b.sequence <= prev_seq)
-				backwards++;
-			if (b.flags & V4L2_BUF_FLAG_ERROR)
-				errors++;
-			if (b.bytesused < c->sizeimage)
-				shorts++;
-			if (c->any_clock ||
-			    (b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) ==
-			    V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
-				vb_lat_add(&lat, t - (b.timestamp.tv_sec +
-						      b.timestamp.tv_usec * 1e-6));
-		}
+		else
+			vb_tally_frame(&y, c, &b, have_prev ? &prev_seq : NULL,
+				       t);
 		prev_seq = b.sequence;
 		have_prev = 1;
 		if (vb_xioctl(c->fd, VIDIOC_QBUF, &b)) {
@@ -449,27 +471,24 @@ static int vb_capture_run_at(struct vb_capture *c)
 	vb_json_num("open_late_s", t_open - t_start);
 	vb_json_int("late", !t_first || t_first > t_start);
 	vb_json_int("frames_before", before);
-	vb_json_int("frames", frames);
-	vb_json_num("fps", frames / c->seconds);
-	vb_json_int("drops", drops);
-	vb_json_int("errors", errors);
-	vb_json_int("backwards", backwards);
-	vb_json_int("short", shorts);
+	vb_json_int("frames", y.frames);
+	vb_json_num("fps", y.frames / c->seconds);
+	vb_tally_json(&y);
 	vb_json_int("stalled", r < 0);
 	vb_json_num("cpu_ms_per_frame",
-		    frames ? dcpu.sys_busy / frames * 1e3 : 0);
+		    y.frames ? dcpu.sys_busy / y.frames * 1e3 : 0);
 	vb_json_num("proc_cpu_ms_per_frame",
-		    frames ? dcpu.proc / frames * 1e3 : 0);
+		    y.frames ? dcpu.proc / y.frames * 1e3 : 0);
 	vb_json_num("cpu_busy", open ? dcpu.sys_busy / (vb_now() - t_open) : 0);
-	vb_json_int("lat_samples", (long long)lat.n);
-	vb_json_num("lat_p50_ms", vb_lat_pct(&lat, 50) * 1e3);
-	vb_json_num("lat_p99_ms", vb_lat_pct(&lat, 99) * 1e3);
-	vb_json_num("lat_max_ms", vb_lat_pct(&lat, 100) * 1e3);
+	vb_json_int("lat_samples", (long long)y.lat.n);
+	vb_json_num("lat_p50_ms", vb_lat_pct(&y.lat, 50) * 1e3);
+	vb_json_num("lat_p99_ms", vb_lat_pct(&y.lat, 99) * 1e3);
+	vb_json_num("lat_max_ms", vb_lat_pct(&y.lat, 100) * 1e3);
 	vb_json_end();
 	if (c->lat_file)
-		vb_lat_save(&lat, c->lat_file);
-	vb_lat_free(&lat);
-	return r < 0 || !frames ? 1 : 0;
+		vb_lat_save(&y.lat, c->lat_file);
+	vb_lat_free(&y.lat);
+	return r < 0 || !y.frames ? 1 : 0;
 }
 
 int vb_capture_main(int argc, char **argv)
@@ -481,7 +500,7 @@ int vb_capture_main(int argc, char **argv)
 	};
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "d:f:s:r:t:w:S:b:i:kML:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:f:s:r:t:w:S:b:B:i:kML:h")) != -1) {
 		switch (opt) {
 		case 'd': c.dev = optarg; break;
 		case 'f': c.fourcc = vb_parse_fourcc(optarg); break;
@@ -502,6 +521,7 @@ int vb_capture_main(int argc, char **argv)
 			}
 			break;
 		case 'b': c.nbufs = (unsigned int)atoi(optarg); break;
+		case 'B': c.slack_ms = atof(optarg); break;
 		case 'i': c.input = atoi(optarg); break;
 		case 'k': c.keep_fmt = 1; break;
 		case 'M': c.any_clock = 1; break;
@@ -510,7 +530,8 @@ int vb_capture_main(int argc, char **argv)
 		default: vb_capture_usage(); return 2;
 		}
 	}
-	if (!c.dev || !c.fourcc || !c.nbufs || c.seconds <= 0) {
+	if (!c.dev || !c.fourcc || !c.nbufs || c.seconds <= 0 ||
+	    c.slack_ms < 0) {
 		vb_err("capture: needs -d DEV, a valid -f, -b and -t");
 		return 2;
 	}

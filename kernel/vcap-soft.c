@@ -608,9 +608,14 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	      vcap_soft_alloc_mem(soft, (u64)mb << 20);
 	if (ret)
 		goto err;
+	/*
+	 * Normal priority: the producer stands in for the board's own
+	 * hardware but runs on the CPUs its readers need.  At nice -20 a few
+	 * boards at their top rate left the readers almost no CPU, and
+	 * every frame they made was dropped for want of a queued buffer.
+	 */
 	if (!vcap_inject_fail(VCAP_FAIL_ALLOC))
-		soft->wq = alloc_ordered_workqueue("vcap-soft%u", WQ_HIGHPRI,
-						   n);
+		soft->wq = alloc_ordered_workqueue("vcap-soft%u", 0, n);
 	if (!soft->wq) {
 		ret = -ENOMEM;
 		goto err;

@@ -58,6 +58,19 @@ start_fw() {
 	return 1
 }
 
+# progress FILE: while the guest runs, a line every 30 s with how many
+# measurements it has written to FILE and what the last one was.
+progress() {
+	seen=0
+	while sleep 30; do
+		n=$(wc -l <"$1" 2>/dev/null) || continue
+		[ "$n" -gt "$seen" ] || continue
+		seen=$n
+		last=$(tail -n 1 "$1" | sed -n 's/.*"bench":"\([^"]*\)".*"target":"\([^"]*\)".*"size":"\([^"]*\)".*/\1 \2 \3/p')
+		log "$k: $n measurements${last:+, the last: $last}"
+	done
+}
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;
@@ -165,6 +178,8 @@ for k in $kernels; do
 	# The guest script runs from a copy beside the results, in the shared
 	# build directory.
 	cp "$here/guest-bench.sh" "$res/guest-bench.sh"
+	progress "$out/results.jsonl" &
+	progress_pid=$!
 	"$repo/tests/vm/vcap-vm" --kernel "$k" --timeout 1500 --share "$build" \
 		--mem "$guest_mem" --append no_timer_check --log "$out/dmesg.txt" $vm_args -- \
 		sh "$res/guest-bench.sh" --out "$out" --vbench "$vbench" \
@@ -174,6 +189,8 @@ for k in $kernels; do
 		--modes "$modes" ${only:+--only "$only"} \
 		>"$out/guest.log" 2>&1
 	rc=$?
+	kill "$progress_pid" 2>/dev/null
+	wait "$progress_pid" 2>/dev/null
 	b=1
 	for sock in $socks; do
 		suffix=

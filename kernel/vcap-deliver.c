@@ -263,10 +263,10 @@ static bool vcap_deliver_complete(struct vcap_dev *vdev, bool wait)
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);
 	if (empty)
 		return true;
-	if (!wait && !mutex_trylock(&vdev->lock))
-		return false;
 	if (wait)
 		mutex_lock(&vdev->lock);
+	else if (!mutex_trylock(&vdev->lock))
+		return false;
 	spin_lock_irqsave(&vdev->buf_lock, flags);
 	list_splice_init(&vdev->done_list, &done);
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);

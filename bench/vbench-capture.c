@@ -284,6 +284,23 @@ static void vb_tally_json(const struct vb_tally *y)
 	vb_json_int("short", y->shorts);
 }
 
+/* The tally's latencies in the JSON line (vb_lat_pct sorts them). */
+static void vb_tally_lat_json(struct vb_tally *y)
+{
+	vb_json_int("lat_samples", (long long)y->lat.n);
+	vb_json_num("lat_p50_ms", vb_lat_pct(&y->lat, 50) * 1e3);
+	vb_json_num("lat_p99_ms", vb_lat_pct(&y->lat, 99) * 1e3);
+	vb_json_num("lat_max_ms", vb_lat_pct(&y->lat, 100) * 1e3);
+}
+
+/* Save every latency to file (if any), and free them. */
+static void vb_tally_end(struct vb_tally *y, const char *file)
+{
+	if (file)
+		vb_lat_save(&y->lat, file);
+	vb_lat_free(&y->lat);
+}
+
 static int vb_capture_run(struct vb_capture *c)
 {
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -361,16 +378,11 @@ static int vb_capture_run(struct vb_capture *c)
 	vb_json_num("cpu_ms_per_frame", dcpu.sys_busy / y.frames * 1e3);
 	vb_json_num("proc_cpu_ms_per_frame", dcpu.proc / y.frames * 1e3);
 	vb_json_num("cpu_busy", dcpu.sys_busy / (t_last - t0));
-	vb_json_int("lat_samples", (long long)y.lat.n);
-	vb_json_num("lat_p50_ms", vb_lat_pct(&y.lat, 50) * 1e3);
-	vb_json_num("lat_p99_ms", vb_lat_pct(&y.lat, 99) * 1e3);
-	vb_json_num("lat_max_ms", vb_lat_pct(&y.lat, 100) * 1e3);
+	vb_tally_lat_json(&y);
 	vb_json_int("ts_first_us", ts_first);
 	vb_json_int("ts_last_us", ts_last);
 	vb_json_end();
-	if (c->lat_file)
-		vb_lat_save(&y.lat, c->lat_file);
-	vb_lat_free(&y.lat);
+	vb_tally_end(&y, c->lat_file);
 	return r < 0 ? 1 : 0;
 }
 
@@ -480,14 +492,9 @@ static int vb_capture_run_at(struct vb_capture *c)
 	vb_json_num("proc_cpu_ms_per_frame",
 		    y.frames ? dcpu.proc / y.frames * 1e3 : 0);
 	vb_json_num("cpu_busy", open ? dcpu.sys_busy / (vb_now() - t_open) : 0);
-	vb_json_int("lat_samples", (long long)y.lat.n);
-	vb_json_num("lat_p50_ms", vb_lat_pct(&y.lat, 50) * 1e3);
-	vb_json_num("lat_p99_ms", vb_lat_pct(&y.lat, 99) * 1e3);
-	vb_json_num("lat_max_ms", vb_lat_pct(&y.lat, 100) * 1e3);
+	vb_tally_lat_json(&y);
 	vb_json_end();
-	if (c->lat_file)
-		vb_lat_save(&y.lat, c->lat_file);
-	vb_lat_free(&y.lat);
+	vb_tally_end(&y, c->lat_file);
 	return r < 0 || !y.frames ? 1 : 0;
 }
 

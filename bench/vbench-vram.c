@@ -110,31 +110,41 @@ static uint64_t vb_vram_sum(const volatile uint64_t *p, size_t words)
 }
 
 /*
- * Take frame seq from whichever slot of the ring holds it: 1 if it was
- * there and whole (its pixels summed with readpix), 0 if it was gone.
+ * Read slot i between two reads of its lock, its pixels summed once with
+ * readpix: 1 if it held frame seq whole throughout, 0 if it was torn,
+ * being written or another frame.
  */
+static int vb_vram_read(const volatile struct vcap_board_ctrl *ctrl,
+			const unsigned char *map, const struct vcap_info *info,
+			uint32_t i, uint64_t seq, int readpix,
+			volatile uint64_t *sum)
+{
+	const volatile struct vcap_board_slot *sl = &ctrl->slots[i];
+	uint32_t l1, l2;
+
+	l1 = sl->lock;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (readpix)
+		*sum += vb_vram_sum((const volatile uint64_t *)
+				    (map + info->ring_offset +
+				     i * info->slot_stride),
+				    info->sizeimage / 8);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	l2 = sl->lock;
+	return l1 == l2 && !(l1 & 1) && sl->sequence == seq;
+}
+
+/* Take frame seq from whichever slot still holds it: 1 if it was whole. */
 static int vb_vram_take(const volatile struct vcap_board_ctrl *ctrl,
 			const unsigned char *map, const struct vcap_info *info,
 			uint64_t seq, int readpix, volatile uint64_t *sum)
 {
-	uint32_t i, l1, l2;
+	uint32_t i;
 
-	for (i = 0; i < info->num_slots && i < VCAP_MAX_SLOTS; i++) {
-		const volatile struct vcap_board_slot *sl = &ctrl->slots[i];
-
-		l1 = sl->lock;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if ((l1 & 1) || sl->sequence != seq)
-			continue;
-		if (readpix)
-			*sum += vb_vram_sum((const volatile uint64_t *)
-					    (map + info->ring_offset +
-					     i * info->slot_stride),
-					    info->sizeimage / 8);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		l2 = sl->lock;
-		return l1 == l2;
-	}
+	for (i = 0; i < info->num_slots && i < VCAP_MAX_SLOTS; i++)
+		if (ctrl->slots[i].sequence == seq)
+			return vb_vram_read(ctrl, map, info, i, seq, readpix,
+					    sum);
 	return 0;
 }
 
@@ -237,9 +247,8 @@ int vb_vram_main(int argc, char **argv)
 	t_end = vb_now() + warmup;
 	for (;;) {
 		struct vcap_wait wt;
-		const volatile struct vcap_board_slot *sl;
-		uint32_t l1, l2;
 		uint64_t s;
+		int whole;
 
 		memset(&wt, 0, sizeof(wt));
 		wt.after_seq = have_seq ? last_seq : 0;
@@ -259,16 +268,8 @@ int vb_vram_main(int argc, char **argv)
 			vb_err("%s: slot %u out of range", dev, wt.slot);
 			break;
 		}
-		sl = &ctrl->slots[wt.slot];
-		l1 = sl->lock;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (readpix)
-			sum += vb_vram_sum((const volatile uint64_t *)
-					   (map + info.ring_offset +
-					    wt.slot * info.slot_stride),
-					   info.sizeimage / 8);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		l2 = sl->lock;
+		whole = vb_vram_read(ctrl, map, &info, wt.slot, wt.sequence,
+				     readpix, &sum);
 
 		if (!measuring && t >= t_end) {
 			measuring = 1;
@@ -291,7 +292,7 @@ int vb_vram_main(int argc, char **argv)
 			}
 			if (!all && have_seq && wt.sequence > last_seq + 1)
 				missed += wt.sequence - last_seq - 1;
-			if (l1 != l2 || (l1 & 1) || sl->sequence != wt.sequence)
+			if (!whole)
 				torn++;
 			if (wt.flags)
 				flagged++;

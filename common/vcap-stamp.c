@@ -140,21 +140,23 @@ void vcap_stamp_write(const struct vcap_frame_fmt *fmt, void *frame,
 	struct vcap_stamp_geom sg;
 	size_t len;
 	u8 *top, *row;
-	u32 x, i;
+	u32 x, i, c, end;
 
 	if (!fi || vcap_stamp_geom(fmt, &sg))
 		return;
 	top = frame;
 	/* Black margins, then the cells, built once in the first row. */
-	for (x = 0; x < fmt->width; x++) {
-		bool white = false;
+	end = sg.x0 + sg.cell_w * VCAP_STAMP_CELLS;
+	for (x = 0; x < sg.x0; x++)
+		vcap_put_luma(fi, top, x, false);
+	for (i = 0; i < VCAP_STAMP_CELLS; i++) {
+		bool white = vcap_stamp_bit(&st, crc_seq, crc_sum, i);
 
-		if (x >= sg.x0 && x < sg.x0 + sg.cell_w * VCAP_STAMP_CELLS) {
-			i = (x - sg.x0) / sg.cell_w;
-			white = vcap_stamp_bit(&st, crc_seq, crc_sum, i);
-		}
-		vcap_put_luma(fi, top, x, white);
+		for (c = 0; c < sg.cell_w; c++, x++)
+			vcap_put_luma(fi, top, x, white);
 	}
+	for (x = end; x < fmt->width; x++)
+		vcap_put_luma(fi, top, x, false);
 	len = (size_t)fmt->width * fi->bpp;
 	for (i = 1; i < sg.band_h; i++) {
 		row = top + (size_t)i * fmt->bytesperline;

@@ -13,7 +13,31 @@
 #include <linux/kernel.h>
 
 #define vcap_memset(d, c, n)	memset(d, c, n)
-#define vcap_memcpy(d, s, n)	memcpy(d, s, n)
+
+/*
+ * The pattern and stamp code copies rows: a word at a time, since the
+ * string instructions behind the kernel's memcpy() run an element at a
+ * time on an emulated CPU (see vcap-copy.c).  Small fixed sizes stay
+ * memcpy(), which the compiler turns into moves.
+ */
+static inline void vcap_memcpy(void *dst, const void *src, size_t n)
+{
+	const u8 *s = src;
+	u8 *d = dst;
+	u64 w;
+
+	if (__builtin_constant_p(n) && n <= 16) {
+		memcpy(dst, src, n);
+		return;
+	}
+	for (; n >= sizeof(w); n -= sizeof(w)) {
+		__builtin_memcpy(&w, s, sizeof(w));
+		__builtin_memcpy(d, &w, sizeof(w));
+		s += sizeof(w);
+		d += sizeof(w);
+	}
+	memcpy(d, s, n);
+}
 
 static inline u64 vcap_div_u64(u64 n, u32 d)
 {

@@ -18,7 +18,7 @@ static void vcap_deliver_forget(struct vcap_dev *vdev)
 	unsigned int i;
 
 	lockdep_assert_held(&vdev->deliver_lock);
-	vdev->have_seq = false;
+	WRITE_ONCE(vdev->have_seq, false);
 	for (i = 0; i < VCAP_MAX_SLOTS; i++)
 		vdev->stale_lock[i] = 1;	/* odd: matches no slot */
 }
@@ -315,8 +315,8 @@ static void vcap_deliver_frames(struct vcap_dev *vdev)
 		}
 		torn = 0;
 		atomic64_add(gap, &vdev->stats.dropped);
-		vdev->have_seq = true;
-		vdev->last_board_seq = seq;
+		WRITE_ONCE(vdev->have_seq, true);
+		WRITE_ONCE(vdev->last_board_seq, seq);
 		vdev->sequence += (u32)gap + 1;
 	}
 	vcap_exit(vdev, idx);
@@ -369,4 +369,33 @@ void vcap_frame_done_sync(struct vcap_dev *vdev)
 	mutex_unlock(&vdev->deliver_lock);
 	if (!vcap_deliver_complete(vdev, false))
 		queue_work(vdev->wq, &vdev->deliver_work);
+}
+
+/*
+ * For a board that makes a frame only when the driver can take it (the
+ * software board running free): whether a buffer is queued for one ...
+ */
+bool vcap_deliver_has_buffer(struct vcap_dev *vdev)
+{
+	unsigned long flags;
+	bool queued;
+
+	if (!READ_ONCE(vdev->streaming))
+		return false;
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	queued = !list_empty(&vdev->buf_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	return queued;
+}
+
+/*
+ * ... and whether every frame before board sequence seq was handled, so
+ * that one more cannot overtake a frame still waiting in the ring.  Both
+ * are lockless hints: a frame made when they said yes is delivered, or
+ * counted as dropped, as any other.
+ */
+bool vcap_deliver_caught_up(struct vcap_dev *vdev, u64 seq)
+{
+	return !READ_ONCE(vdev->have_seq) ||
+	       READ_ONCE(vdev->last_board_seq) + 1 >= seq;
 }

@@ -11,7 +11,11 @@
  * The producer is the firmware's, built from the same pattern and stamp
  * source: an hrtimer paces it, an ordered workqueue runs it (and the mode
  * requests, so the two never overlap), and each frame is published under
- * the slot's sequence lock as the board ABI describes.
+ * the slot's sequence lock as the board ABI describes.  Running free
+ * (the free_run attribute), it also makes a frame whenever the driver has
+ * a buffer for one and has taken the last: the frame rate is then as
+ * high as the capture path can go, and the timer only keeps the board's
+ * heartbeat and restarts the producer should it ever wait in vain.
  *
  * The control page is shared with user space (a VRAM mapping, writable
  * with vram_writable=1), so the board never reads back what it owns: its
@@ -70,6 +74,9 @@ struct vcap_soft {
 	struct hrtimer timer;
 	ktime_t period;
 	bool running;
+	bool free_run;			/* set through sysfs; READ_ONCE */
+	bool ticked;			/* the timer queued frame_work */
+	u64 tick_seq;			/* seq at the last tick */
 	struct vcap_gen gen;
 	/* What the board published and runs; never read from the page. */
 	struct vcap_board_info info;
@@ -180,6 +187,15 @@ static void vcap_soft_reset(struct vcap_dev *vdev)
 	queue_work(soft->wq, &soft->reset_work);
 }
 
+/* The driver queued a buffer: a board running free makes a frame for it. */
+static void vcap_soft_buffer_queued(struct vcap_dev *vdev)
+{
+	struct vcap_soft *soft = vdev->board;
+
+	if (READ_ONCE(soft->free_run))
+		queue_work(soft->wq, &soft->frame_work);
+}
+
 static const struct vcap_board_ops vcap_soft_ops = {
 	.read32 = vcap_soft_read32,
 	.write32 = vcap_soft_write32,
@@ -187,17 +203,41 @@ static const struct vcap_board_ops vcap_soft_ops = {
 	.doorbell = vcap_soft_doorbell,
 	.pfn = vcap_soft_pfn,
 	.reset = vcap_soft_reset,
+	.buffer_queued = vcap_soft_buffer_queued,
 };
 
 static enum hrtimer_restart vcap_soft_tick(struct hrtimer *timer)
 {
 	struct vcap_soft *soft = container_of(timer, struct vcap_soft, timer);
 
+	WRITE_ONCE(soft->ticked, true);
 	/* A frame still being made when the next is due is a late frame. */
-	if (!queue_work(soft->wq, &soft->frame_work))
+	if (!queue_work(soft->wq, &soft->frame_work) &&
+	    !READ_ONCE(soft->free_run))
 		soft->late++;
 	hrtimer_forward_now(timer, soft->period);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * Running free, a frame is made only for a queued buffer, and only once
+ * the driver has taken the frame before: the producer never runs ahead of
+ * the copy, so a buffer queued is a frame delivered.  Should the driver
+ * pass a frame by (a ring it no longer follows), a whole period with no
+ * frame lets the timer make one all the same.
+ */
+static bool vcap_soft_wanted(struct vcap_soft *soft, bool ticked)
+{
+	bool stalled = false;
+
+	if (!READ_ONCE(soft->free_run))
+		return true;
+	if (ticked) {
+		stalled = soft->seq == soft->tick_seq;
+		soft->tick_seq = soft->seq;
+	}
+	return vcap_deliver_has_buffer(soft->vdev) &&
+	       (stalled || vcap_deliver_caught_up(soft->vdev, soft->seq));
 }
 
 static void vcap_soft_frame(struct work_struct *work)
@@ -205,13 +245,14 @@ static void vcap_soft_frame(struct work_struct *work)
 	struct vcap_soft *soft = container_of(work, struct vcap_soft,
 					      frame_work);
 	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	bool ticked = xchg(&soft->ticked, false);
 	struct vcap_board_slot *s;
 	u32 slot, lock;
 	void *dst;
 
 	if (!soft->running)
 		return;
-	if (soft->no_signal) {
+	if (soft->no_signal || !vcap_soft_wanted(soft, ticked)) {
 		/* Nothing to capture; the board is alive all the same. */
 		ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 		return;
@@ -247,6 +288,8 @@ static void vcap_soft_frame(struct work_struct *work)
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 	soft->seq++;
 	vcap_frame_done_sync(soft->vdev);
+	if (READ_ONCE(soft->free_run))
+		queue_work(soft->wq, &soft->frame_work);
 }
 
 static void vcap_soft_stop(struct vcap_soft *soft)
@@ -721,8 +764,40 @@ static ssize_t hdmi_source_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(hdmi_source);
 
+/*
+ * free_run: 1 to make frames as fast as the driver takes them, beyond the
+ * mode's rate; 0 (the default) to keep to the mode's rate, as a source
+ * does.
+ */
+static ssize_t free_run_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct vcap_soft *soft = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(soft->free_run));
+}
+
+static ssize_t free_run_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct vcap_soft *soft = dev_get_drvdata(dev);
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+	WRITE_ONCE(soft->free_run, on);
+	if (on)
+		queue_work(soft->wq, &soft->frame_work);
+	return count;
+}
+static DEVICE_ATTR_RW(free_run);
+
 static struct attribute *vcap_soft_attrs[] = {
 	&dev_attr_hdmi_source.attr,
+	&dev_attr_free_run.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(vcap_soft);

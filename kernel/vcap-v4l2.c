@@ -151,10 +151,15 @@ static void vcap_buf_queue(struct vb2_buffer *vb)
 	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
 	struct vcap_buffer *buf = to_vcap_buffer(vb);
 	unsigned long flags;
+	int idx;
 
 	spin_lock_irqsave(&vdev->buf_lock, flags);
 	list_add_tail(&buf->list, &vdev->buf_list);
 	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	if (vdev->ops->buffer_queued && vcap_enter(vdev, &idx)) {
+		vdev->ops->buffer_queued(vdev);
+		vcap_exit(vdev, idx);
+	}
 }
 
 void vcap_v4l2_return_buffers(struct vcap_dev *vdev,

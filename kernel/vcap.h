@@ -55,6 +55,11 @@ struct vcap_board_ops {
 	 * probe, after the driver found its control page in disorder.
 	 */
 	void (*reset)(struct vcap_dev *vdev);
+	/*
+	 * Optional: user space queued a buffer.  A board that makes frames
+	 * on demand may make one now.  Called under the queue lock.
+	 */
+	void (*buffer_queued)(struct vcap_dev *vdev);
 };
 
 /* The mode the board runs, as validated when it acknowledged it. */
@@ -159,7 +164,9 @@ struct vcap_dev {
 	/*
 	 * Frame delivery to the V4L2 queue: protected by deliver_lock.
 	 * streaming is also read locklessly (READ_ONCE) by the notifiers;
-	 * board_dead by the watchdog, which is its only other writer.
+	 * board_dead by the watchdog, which is its only other writer;
+	 * have_seq and last_board_seq by a board that makes frames on
+	 * demand (vcap_deliver_caught_up()).
 	 */
 	struct mutex deliver_lock;
 	bool streaming;
@@ -279,6 +286,9 @@ void vcap_dev_put(struct vcap_dev *vdev);
 void vcap_frame_done(struct vcap_dev *vdev);		/* vcap-deliver.c */
 /* ... or, publishing from process context, to deliver there and then. */
 void vcap_frame_done_sync(struct vcap_dev *vdev);	/* vcap-deliver.c */
+/* ... and, making frames on demand, whether the driver would take one. */
+bool vcap_deliver_has_buffer(struct vcap_dev *vdev);	/* vcap-deliver.c */
+bool vcap_deliver_caught_up(struct vcap_dev *vdev, u64 seq);
 void vcap_status_changed(struct vcap_dev *vdev);	/* vcap-watchdog.c */
 
 /* V4L2 node: vcap-v4l2.c */

@@ -13,8 +13,16 @@
  * frame number (vcap-fw does, when its host is too busy), and counts it
  * in status.frames_late; gaps up to that count are the board's own, not
  * drops by the driver.  The software board never skips numbers.
+ *
+ * VCAP_FREE_RUN=1: the software board runs free (its free_run attribute,
+ * which must refuse anything but a boolean): frames come as fast as
+ * buffers are queued, at least four times the mode's rate, with the same
+ * checks.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <vcap/board.h>
 #include <linux/vcap.h>
@@ -36,8 +44,43 @@ static uint64_t board_late(void)
 	return late;
 }
 
+#define VK_FREE_RUN	"/sys/bus/platform/devices/vcap-soft.0/free_run"
+
+/* Write val to the software board's free_run: 0, or -1 with errno. */
+static int free_run_write(const char *val)
+{
+	int fd = open(VK_FREE_RUN, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	err = errno;
+	close(fd);
+	errno = err;
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/* What free_run reads: 0, 1, or -1. */
+static int free_run_read(void)
+{
+	char buf[8] = "";
+	int fd = open(VK_FREE_RUN, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n == 2 && (buf[0] == '0' || buf[0] == '1') && buf[1] == '\n')
+		return buf[0] - '0';
+	return -1;
+}
+
 TEST_TIMEOUT(stream_frames, 1500)
 {
+	bool free_run = vk_env("VCAP_FREE_RUN", 0);
 	bool late_ok = vk_env("VCAP_BOARD_LATE_OK", 0);
 	uint64_t late0 = 0, late = 0;
 	unsigned int width = vk_env("VCAP_WIDTH", 640);
@@ -53,6 +96,13 @@ TEST_TIMEOUT(stream_frames, 1500)
 	struct v4l2_buffer b;
 	double secs;
 
+	if (free_run) {
+		ASSERT_EQ(free_run_read(), 0);
+		EXPECT_EQ(free_run_write("maybe"), -1);
+		EXPECT_EQ(errno, EINVAL);
+		ASSERT_EQ(free_run_write("1"), 0);
+		ASSERT_EQ(free_run_read(), 1);
+	}
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, width, height, fps,
 				  fps / 2 > 8 ? fps / 2 : 8), 0);
 	ff.fourcc = s.pix.pixelformat;
@@ -118,6 +168,11 @@ TEST_TIMEOUT(stream_frames, 1500)
 		EXPECT_EQ(gaps, 0);
 	EXPECT_EQ(torn, 0);
 	EXPECT_EQ(errors, 0);
+	if (free_run) {
+		EXPECT_GE(frames / secs, 4.0 * fps);
+		EXPECT_EQ(free_run_write("0"), 0);
+		EXPECT_EQ(free_run_read(), 0);
+	}
 }
 
 VTEST_MAIN()

@@ -13,9 +13,10 @@ do for [d in dats] {
 	set title (strstrt(d, "NV12") ? "NV12" : "YUYV")
 	plot d using 0:2:xticlabels(1) with lines dt 2 lw 2 lc rgb "gray40" title "memcpy limit", \
 	     '' using 0:3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "vcap soft", \
-	     '' using 0:4 with linespoints lw 2 pt 5 lc rgb "#9467bd" title "vcap PCI", \
-	     '' using 0:5 with linespoints lw 2 pt 9 lc rgb "#1f77b4" title "vivid", \
-	     '' using 0:6 with linespoints lw 2 pt 11 lc rgb "#2ca02c" title "v4l2loopback fresh", \
-	     '' using 0:7 with linespoints lw 2 pt 13 lc rgb "#ff7f0e" title "v4l2loopback bookkeeping"
+	     '' using 0:4 with linespoints lw 2 pt 6 lc rgb "#8c564b" title "vcap soft, running free", \
+	     '' using 0:5 with linespoints lw 2 pt 5 lc rgb "#9467bd" title "vcap PCI", \
+	     '' using 0:6 with linespoints lw 2 pt 9 lc rgb "#1f77b4" title "vivid", \
+	     '' using 0:7 with linespoints lw 2 pt 11 lc rgb "#2ca02c" title "v4l2loopback fresh", \
+	     '' using 0:8 with linespoints lw 2 pt 13 lc rgb "#ff7f0e" title "v4l2loopback bookkeeping"
 }
 unset multiplot

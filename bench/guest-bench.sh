@@ -111,7 +111,9 @@ supports() {
 # Runs the capture at rate TOP, then lower until a run has no drops; each
 # run is emitted (try=N), the zero-drop one with sustained=1.  SETUP is a
 # shell function run before each try with the rate as its argument (it may
-# start a producer); it sets $extra to more capture options, and returns 2
+# start a producer); it sets $extra to more capture options and may set
+# $slack to the milliseconds of frames to queue (30; 0: the reader's
+# default count, 4, which the driver raises to its minimum), and returns 2
 # when the driver cannot run at that rate (the search ends there).  $fixup, if
 # set, names a function that rewrites a run's JSON line (its drops).  The
 # latencies of the last run are kept in OUT/lat/NAME.txt.
@@ -124,6 +126,7 @@ sustained() {
 	failed_once=0
 	while [ $try -le 5 ]; do
 		extra=
+		slack=30
 		$setup "$rate"
 		case $? in
 		0) ;;
@@ -139,7 +142,7 @@ sustained() {
 		esac
 		lat=$out/lat/$name.txt
 		# shellcheck disable=SC2086
-		line=$("$vbench" capture "$@" $extra -B 30 -t "$secs" -L "$lat")
+		line=$("$vbench" capture "$@" $extra -B "$slack" -t "$secs" -L "$lat")
 		rc=$?
 		teardown_producer
 		[ -n "$line" ] && [ -n "$fixup" ] && line=$($fixup "$line")
@@ -201,6 +204,9 @@ teardown_producer() {
 }
 
 noop_setup() { extra="-r $1"; }
+# A software board running free waits for the reader's buffers: it needs
+# no slack against a clock, and has as many as v4l2-ctl gives it.
+free_setup() { extra="-r $1"; slack=0; }
 
 # --- memcpy bandwidth -------------------------------------------------
 if want memcpy; then
@@ -362,6 +368,15 @@ if want vcap || want vram; then
 					want vcap && sustained "vcap-$board-$f-$s" \
 						"\"bench\":\"capture\",\"target\":\"vcap-$board\",\"size\":\"$s\"" \
 						0 noop_setup -- -d "$d" -f "$f" -s "$s"
+					# The software board running free: the path's
+					# own limit, past the mode table's top rate.
+					if want vcap && [ -w "$vdir/free_run" ]; then
+						echo 1 >"$vdir/free_run"
+						sustained "vcap-$board-free-$f-$s" \
+							"\"bench\":\"capture\",\"target\":\"vcap-$board-free\",\"size\":\"$s\"" \
+							0 free_setup -- -d "$d" -f "$f" -s "$s"
+						echo 0 >"$vdir/free_run"
+					fi
 					if want vram && [ -n "$vram" ]; then
 						for rd in 0 1; do
 							o=

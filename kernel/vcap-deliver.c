@@ -98,7 +98,8 @@ static void vcap_requeue_buffer(struct vcap_dev *vdev, struct vcap_buffer *buf)
  * num_slots - 1 newest frames instead, and never copies a slot while it
  * is being replaced.  After a torn copy the reader is slower than that
  * margin, and takes the newest frame, the last the board rewrites.
- * Returns the slot, or -1.
+ * A slot whose lock has not moved since it was handled or passed by
+ * costs one read.  Returns the slot, or -1.
  */
 static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
 			  struct vcap_board_slot *out, u32 *out_lock)
@@ -113,16 +114,21 @@ static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
 	u32 i;
 
 	for (i = 0; i < ring->num_slots; i++) {
+		if (vcap_rd32(vdev, VCAP_OFF_SLOT(i, lock)) ==
+		    vdev->stale_lock[i])
+			continue;
 		if (!vcap_read_slot(vdev, i, &hdr[i], &lock[i]))
 			continue;
 		if (lock[i] == vdev->stale_lock[i])
 			continue;
-		vdev->stale_lock[i] = 1;	/* odd: never matches again */
-		if (le32_to_cpu(hdr[i].mode_gen) != ring->mode_gen)
-			continue;
 		seq[i] = le64_to_cpu(hdr[i].sequence);
-		if (vdev->have_seq && seq[i] <= vdev->last_board_seq)
+		if (le32_to_cpu(hdr[i].mode_gen) != ring->mode_gen ||
+		    (vdev->have_seq && seq[i] <= vdev->last_board_seq)) {
+			/* Never to deliver, until the board rewrites it. */
+			vdev->stale_lock[i] = lock[i];
 			continue;
+		}
+		vdev->stale_lock[i] = 1;	/* odd: never matches */
 		fresh[i] = true;
 		newest = max(newest, seq[i]);
 	}
@@ -314,6 +320,7 @@ static void vcap_deliver_frames(struct vcap_dev *vdev)
 			continue;
 		}
 		torn = 0;
+		vdev->stale_lock[slot] = lock;
 		atomic64_add(gap, &vdev->stats.dropped);
 		WRITE_ONCE(vdev->have_seq, true);
 		WRITE_ONCE(vdev->last_board_seq, seq);

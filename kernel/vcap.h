@@ -175,7 +175,7 @@ struct vcap_dev {
 	u64 last_board_seq;		/* newest board frame handled */
 	u32 sequence;			/* next V4L2 sequence number */
 	u64 last_timestamp;		/* of the last buffer, ns */
-	u32 stale_lock[VCAP_MAX_SLOTS];	/* slot locks from before the stream */
+	u32 stale_lock[VCAP_MAX_SLOTS];	/* slot locks of frames handled */
 	struct work_struct deliver_work;
 	struct workqueue_struct *wq;	/* const; ordered: one item at a time */
 

@@ -12,10 +12,11 @@
  * source: an hrtimer paces it, an ordered workqueue runs it (and the mode
  * requests, so the two never overlap), and each frame is published under
  * the slot's sequence lock as the board ABI describes.  Running free
- * (the free_run attribute), it also makes a frame whenever the driver has
- * a buffer for one and has taken the last: the frame rate is then as
- * high as the capture path can go, and the timer only keeps the board's
- * heartbeat and restarts the producer should it ever wait in vain.
+ * (the free_run attribute), it makes frames for the V4L2 stream instead:
+ * one whenever the driver has a buffer for it and has taken the last, so
+ * the rate is as high as the capture path goes and no frame is lost;
+ * the timer then only keeps the board's heartbeat and restarts the
+ * producer should it ever wait in vain.
  *
  * The control page is shared with user space (a VRAM mapping, writable
  * with vram_writable=1), so the board never reads back what it owns: its
@@ -765,9 +766,9 @@ static ssize_t hdmi_source_store(struct device *dev,
 static DEVICE_ATTR_RW(hdmi_source);
 
 /*
- * free_run: 1 to make frames as fast as the driver takes them, beyond the
- * mode's rate; 0 (the default) to keep to the mode's rate, as a source
- * does.
+ * free_run: 1 to make frames for the V4L2 stream as fast as the driver
+ * takes them, beyond the mode's rate; 0 (the default) to keep to the
+ * mode's rate, as a source does.
  */
 static ssize_t free_run_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)

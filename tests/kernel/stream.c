@@ -19,15 +19,13 @@
  * buffers are queued, at least four times the mode's rate, with the same
  * checks.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <vcap/board.h>
 #include <linux/vcap.h>
 
 #include "vcap-stamp.h"
+#include "vk-board.h"
 #include "vk-stream.h"
 #include "vtest.h"
 
@@ -45,22 +43,6 @@ static uint64_t board_late(void)
 }
 
 #define VK_FREE_RUN	"/sys/bus/platform/devices/vcap-soft.0/free_run"
-
-/* Write val to the software board's free_run: 0, or -1 with errno. */
-static int free_run_write(const char *val)
-{
-	int fd = open(VK_FREE_RUN, O_WRONLY);
-	ssize_t n;
-	int err;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	err = errno;
-	close(fd);
-	errno = err;
-	return n == (ssize_t)strlen(val) ? 0 : -1;
-}
 
 /* What free_run reads: 0, 1, or -1. */
 static int free_run_read(void)
@@ -98,9 +80,9 @@ TEST_TIMEOUT(stream_frames, 1500)
 
 	if (free_run) {
 		ASSERT_EQ(free_run_read(), 0);
-		EXPECT_EQ(free_run_write("maybe"), -1);
+		EXPECT_EQ(vk_sysfs_write(VK_FREE_RUN, "maybe"), -1);
 		EXPECT_EQ(errno, EINVAL);
-		ASSERT_EQ(free_run_write("1"), 0);
+		ASSERT_EQ(vk_sysfs_write(VK_FREE_RUN, "1"), 0);
 		ASSERT_EQ(free_run_read(), 1);
 	}
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, width, height, fps,
@@ -170,7 +152,7 @@ TEST_TIMEOUT(stream_frames, 1500)
 	EXPECT_EQ(errors, 0);
 	if (free_run) {
 		EXPECT_GE(frames / secs, 4.0 * fps);
-		EXPECT_EQ(free_run_write("0"), 0);
+		EXPECT_EQ(vk_sysfs_write(VK_FREE_RUN, "0"), 0);
 		EXPECT_EQ(free_run_read(), 0);
 	}
 }

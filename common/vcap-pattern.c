@@ -216,6 +216,101 @@ static void vcap_draw_span(const struct vcap_gen *g, u8 *frame,
 	}
 }
 
+/* Fill len bytes at p with copies of its first unit bytes. */
+static void vcap_repeat(u8 *p, size_t unit, size_t len)
+{
+	size_t done, n;
+
+	for (done = unit; done < len; done += n) {
+		n = done < len - done ? done : len - done;
+		vcap_memcpy(p + done, p, n);
+	}
+}
+
+/*
+ * Pixels x0 .. x1 - 1 of row y, all of one colour, x0 and x1 even: the
+ * first pair is drawn and the rest of the span, chroma too, copies it.
+ */
+static void vcap_fill_span(const struct vcap_gen *g, u8 *frame,
+			   enum vcap_layer layer, u32 y, u32 x0, u32 x1)
+{
+	size_t bpp = g->fi->bpp;
+
+	vcap_draw_span(g, frame, layer, y, x0, x0 + 2);
+	vcap_repeat(vcap_row(g, frame, y) + x0 * bpp, 2 * bpp,
+		    (x1 - x0) * bpp);
+	if (g->fi->planar == VCAP_PLANAR_NONE || (y & 1))
+		return;
+	if (g->fi->planar == VCAP_PLANAR_NV) {
+		vcap_repeat(vcap_chroma_row(g, frame, 1, y / 2) + x0, 2,
+			    x1 - x0);
+		return;
+	}
+	vcap_repeat(vcap_chroma_row(g, frame, 1, y / 2) + x0 / 2, 1,
+		    (x1 - x0) / 2);
+	vcap_repeat(vcap_chroma_row(g, frame, 2, y / 2) + x0 / 2, 1,
+		    (x1 - x0) / 2);
+}
+
+/*
+ * Where the run of pixels of row y that have the colour of pixel x ends:
+ * at the bar's edge for bars, at x1 for one colour throughout, and at the
+ * next pixel where colours change within a few pixels.
+ */
+static u32 vcap_run_end(const struct vcap_gen *g, enum vcap_layer layer,
+			u32 x, u32 x1)
+{
+	u32 w = g->fmt.width, end, b, start;
+
+	if (layer == VCAP_LAYER_BOX)
+		return x1;
+	switch (g->pattern) {
+	case VCAP_PATTERN_GRADIENT:
+	case VCAP_PATTERN_CHECKERBOARD:
+		return x + 1;
+	case VCAP_PATTERN_SOLID_WHITE:
+	case VCAP_PATTERN_SOLID_BLACK:
+	case VCAP_PATTERN_SOLID_RED:
+	case VCAP_PATTERN_SOLID_GREEN:
+	case VCAP_PATTERN_SOLID_BLUE:
+		return x1;
+	default:
+		/* Bar b holds the pixels px with px * 8 / w == b. */
+		if (g->flags & VCAP_REQ_HFLIP) {
+			b = (w - 1 - x) * VCAP_NUM_BARS / w;
+			start = (b * w + VCAP_NUM_BARS - 1) / VCAP_NUM_BARS;
+			end = w - start;
+		} else {
+			b = x * VCAP_NUM_BARS / w;
+			end = ((b + 1) * w + VCAP_NUM_BARS - 1) / VCAP_NUM_BARS;
+		}
+		return end < x1 ? end : x1;
+	}
+}
+
+/*
+ * Row y of a layer between x0 and x1: runs of one colour are filled, the
+ * pairs of pixels where the colour changes are drawn pixel by pixel.
+ */
+static void vcap_draw_row(const struct vcap_gen *g, u8 *frame,
+			  enum vcap_layer layer, u32 y, u32 x0, u32 x1)
+{
+	u32 x = x0, end, even;
+
+	while (x < x1) {
+		end = vcap_run_end(g, layer, x, x1);
+		even = x + ((end - x) & ~1u);
+		if (!(x & 1) && even - x >= 8) {
+			vcap_fill_span(g, frame, layer, y, x, even);
+			x = even;
+			continue;
+		}
+		end = x + 2 < x1 ? x + 2 : x1;
+		vcap_draw_span(g, frame, layer, y, x, end);
+		x = end;
+	}
+}
+
 /* Copy columns x0..x1 of row y to rows y + 1 .. y + n - 1, chroma too. */
 static void vcap_copy_down(const struct vcap_gen *g, u8 *frame, u32 y, u32 n,
 			   u32 x0, u32 x1)
@@ -254,7 +349,7 @@ static void vcap_paint(const struct vcap_gen *g, u8 *frame,
 		n = vcap_rows_same(g, layer, y);
 		if (n > r->y1 - y)
 			n = r->y1 - y;
-		vcap_draw_span(g, frame, layer, y, r->x0, r->x1);
+		vcap_draw_row(g, frame, layer, y, r->x0, r->x1);
 		vcap_copy_down(g, frame, y, n, r->x0, r->x1);
 		y += n;
 	}
@@ -330,8 +425,42 @@ int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 	return 0;
 }
 
+/*
+ * Where the box was and no longer is: the rows of old above and below
+ * now, and beside it in the rows both share.  Painting the pattern back
+ * there and the box at now writes each pixel once.
+ */
+static void vcap_paint_uncovered(const struct vcap_gen *g, u8 *frame,
+				 const struct vcap_rect *old,
+				 const struct vcap_rect *now)
+{
+	struct vcap_rect r;
+	u32 y0, y1;
+
+	if (now->x1 <= old->x0 || now->x0 >= old->x1 ||
+	    now->y1 <= old->y0 || now->y0 >= old->y1) {
+		vcap_paint(g, frame, VCAP_LAYER_BG, old);
+		return;
+	}
+	y0 = old->y0 > now->y0 ? old->y0 : now->y0;
+	y1 = old->y1 < now->y1 ? old->y1 : now->y1;
+	r = (struct vcap_rect){ old->x0, old->y0, old->x1, y0 };
+	if (r.y1 > r.y0)
+		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+	r = (struct vcap_rect){ old->x0, y1, old->x1, old->y1 };
+	if (r.y1 > r.y0)
+		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+	r = (struct vcap_rect){ old->x0, y0, now->x0, y1 };
+	if (r.x1 > r.x0)
+		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+	r = (struct vcap_rect){ now->x1, y0, old->x1, y1 };
+	if (r.x1 > r.x0)
+		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+}
+
 void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
 {
+	struct vcap_rect was;
 	struct vcap_rect all = { 0, 0, g->fmt.width, g->fmt.height };
 	struct vcap_rect box;
 	u8 *frame = dst;
@@ -348,9 +477,9 @@ void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
 		}
 	} else if (g->pattern == VCAP_PATTERN_MOVING_BOX) {
 		/* Only the box moves: restore where it was, draw it anew. */
-		vcap_gen_box(g, prev, &box);
-		vcap_paint(g, frame, VCAP_LAYER_BG, &box);
+		vcap_gen_box(g, prev, &was);
 		vcap_gen_box(g, seq, &box);
+		vcap_paint_uncovered(g, frame, &was, &box);
 		vcap_paint(g, frame, VCAP_LAYER_BOX, &box);
 	}
 	vcap_stamp_write(&g->fmt, frame, seq, vcap_stamp_sum(&g->fmt, frame));

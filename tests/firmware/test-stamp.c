@@ -32,11 +32,14 @@ static u8 *frame_alloc(struct vcap_frame_fmt *fmt, u32 fourcc, u32 w, u32 h,
 
 /*
  * Every format, size, flip and pattern: a full render decodes to its
- * sequence, and an incremental render equals a full one byte for byte.
+ * sequence, and an incremental render equals a full one byte for byte,
+ * whether the frame it draws over is the one before or one long gone.
  */
 TEST_TIMEOUT(roundtrip_every_format, 300)
 {
-	unsigned int f, s, flags, p, checked = 0;
+	/* Frames apart: the next, a ring of 8 slots, a box moved away. */
+	static const u64 gaps[] = { 1, 8, 97 };
+	unsigned int f, s, flags, p, i, checked = 0;
 
 	for (f = 0; f < vcap_format_count(); f++)
 	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
@@ -46,8 +49,8 @@ TEST_TIMEOUT(roundtrip_every_format, 300)
 		struct vcap_frame_fmt fmt;
 		struct vcap_stamp st;
 		struct vcap_gen g;
+		u64 seq, prev;
 		u8 *a, *b;
-		u64 seq;
 
 		a = frame_alloc(&fmt, fi->fourcc, sizes[s].w, sizes[s].h,
 				(s & 1) ? 64 : 0);
@@ -55,8 +58,10 @@ TEST_TIMEOUT(roundtrip_every_format, 300)
 		ASSERT_TRUE(a && b);
 		ASSERT_EQ(vcap_gen_init(&g, &fmt, p, flags), 0);
 		vcap_gen_render(&g, a, 1000, VCAP_GEN_NONE);
-		for (seq = 1001; seq < 1004; seq++) {
-			vcap_gen_render(&g, a, seq, seq - 1);
+		for (i = 0, seq = 1000; i < 6; i++) {
+			prev = seq;
+			seq += gaps[i % 3];
+			vcap_gen_render(&g, a, seq, prev);
 			vcap_gen_render(&g, b, seq, VCAP_GEN_NONE);
 			if (memcmp(a, b, fmt.sizeimage)) {
 				TH_LOG("%s %ux%u flags %u pattern %u seq %llu: incremental render differs",
@@ -74,7 +79,115 @@ TEST_TIMEOUT(roundtrip_every_format, 300)
 		free(b);
 	}
 	TH_LOG("%u frames checked", checked);
-	ASSERT_EQ(checked, vcap_format_count() * 4 * 4 * VCAP_PATTERN_COUNT * 3);
+	ASSERT_EQ(checked, vcap_format_count() * 4 * 4 * VCAP_PATTERN_COUNT * 6);
+}
+
+/* BT.601 limited range, as the board converts. */
+static int ref_y(const struct vcap_rgb *c)
+{
+	return ((66 * c->r + 129 * c->g + 25 * c->b + 128) >> 8) + 16;
+}
+
+static int ref_u(const struct vcap_rgb *c)
+{
+	return ((-38 * c->r - 74 * c->g + 112 * c->b + 128) >> 8) + 128;
+}
+
+static int ref_v(const struct vcap_rgb *c)
+{
+	return ((112 * c->r - 94 * c->g - 18 * c->b + 128) >> 8) + 128;
+}
+
+/*
+ * Every pixel of a middle row of the bars holds its bar's colour, at
+ * widths whose bar edges fall on odd pixels too, flipped or not.
+ */
+TEST(bars_pixel_by_pixel)
+{
+	static const u32 fourccs[] = {
+		VCAP_FMT_YUYV, VCAP_FMT_NV12, VCAP_FMT_RGB24, VCAP_FMT_XRGB32,
+	};
+	static const struct size bsizes[] = {
+		{ 642, 362 }, { 646, 120 }, { 1920, 1080 },
+	};
+	unsigned int f, s, flip, x, checked = 0;
+
+	for (f = 0; f < sizeof(fourccs) / sizeof(fourccs[0]); f++)
+	for (s = 0; s < sizeof(bsizes) / sizeof(bsizes[0]); s++)
+	for (flip = 0; flip < 2; flip++) {
+		const struct vcap_format_info *fi = vcap_format_find(fourccs[f]);
+		u32 w = bsizes[s].w, h = bsizes[s].h, y = h / 2;
+		struct vcap_frame_fmt fmt;
+		struct vcap_gen g;
+		const u8 *row, *uv;
+		u8 *a;
+
+		a = frame_alloc(&fmt, fourccs[f], w, h, 0);
+		ASSERT_TRUE(a != NULL);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_BARS,
+					flip ? VCAP_REQ_HFLIP : 0), 0);
+		vcap_gen_render(&g, a, 5, VCAP_GEN_NONE);
+		row = a + (size_t)y * fmt.bytesperline;
+		uv = a + (size_t)fmt.bytesperline * h +
+		     (size_t)(y / 2) * fmt.bytesperline;
+		for (x = 0; x < w; x++) {
+			u32 px = flip ? w - 1 - x : x;
+			const struct vcap_rgb *c =
+				&vcap_bar_colours[px * VCAP_NUM_BARS / w];
+			const u8 *p = row + x * fi->bpp;
+			int got[4] = { p[0], -1, -1, -1 }, want[4];
+
+			switch (fourccs[f]) {
+			case VCAP_FMT_YUYV:
+				want[0] = ref_y(c);
+				if (!(x & 1)) {
+					got[1] = p[1];
+					got[2] = p[3];
+				}
+				want[1] = x & 1 ? -1 : ref_u(c);
+				want[2] = x & 1 ? -1 : ref_v(c);
+				want[3] = -1;
+				break;
+			case VCAP_FMT_NV12:
+				want[0] = ref_y(c);
+				if (!(x & 1)) {
+					got[1] = uv[x];
+					got[2] = uv[x + 1];
+				}
+				want[1] = x & 1 ? -1 : ref_u(c);
+				want[2] = x & 1 ? -1 : ref_v(c);
+				want[3] = -1;
+				break;
+			case VCAP_FMT_RGB24:
+				got[1] = p[1];
+				got[2] = p[2];
+				want[0] = c->r;
+				want[1] = c->g;
+				want[2] = c->b;
+				want[3] = -1;
+				break;
+			default:
+				got[1] = p[1];
+				got[2] = p[2];
+				got[3] = p[3];
+				want[0] = 0xff;
+				want[1] = c->r;
+				want[2] = c->g;
+				want[3] = c->b;
+				break;
+			}
+			if (memcmp(got, want, sizeof(got))) {
+				TH_LOG("%s %ux%u flip %u: pixel %u is %d %d %d %d, not %d %d %d %d",
+				       fi->name, w, h, flip, x, got[0], got[1],
+				       got[2], got[3], want[0], want[1],
+				       want[2], want[3]);
+				ASSERT_TRUE(0);
+			}
+			checked++;
+		}
+		free(a);
+	}
+	ASSERT_EQ(checked, 4 * 2 * (642 + 646 + 1920));
 }
 
 TEST(big_sequence_numbers)

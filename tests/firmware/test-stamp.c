@@ -99,10 +99,12 @@ static int ref_v(const struct vcap_rgb *c)
 }
 
 /*
- * Every pixel of a middle row of the bars holds its bar's colour, at
- * widths whose bar edges fall on odd pixels too, flipped or not.
+ * Every pixel of the bars holds its bar's colour, at widths whose bar
+ * edges fall on odd pixels too, flipped or not; and with the moving box,
+ * drawn over a frame 8 behind, the rows through the box and through
+ * where it was hold the box's colour inside it and the bars around it.
  */
-TEST(bars_pixel_by_pixel)
+TEST(bars_and_box_pixel_by_pixel)
 {
 	static const u32 fourccs[] = {
 		VCAP_FMT_YUYV, VCAP_FMT_NV12, VCAP_FMT_RGB24, VCAP_FMT_XRGB32,
@@ -110,13 +112,16 @@ TEST(bars_pixel_by_pixel)
 	static const struct size bsizes[] = {
 		{ 642, 362 }, { 646, 120 }, { 1920, 1080 },
 	};
-	unsigned int f, s, flip, x, checked = 0;
+	unsigned int f, s, flip, pat, r, x, checked = 0;
 
 	for (f = 0; f < sizeof(fourccs) / sizeof(fourccs[0]); f++)
 	for (s = 0; s < sizeof(bsizes) / sizeof(bsizes[0]); s++)
-	for (flip = 0; flip < 2; flip++) {
+	for (flip = 0; flip < 2; flip++)
+	for (pat = 0; pat < 2; pat++)
+	for (r = 0; r < 2; r++) {
 		const struct vcap_format_info *fi = vcap_format_find(fourccs[f]);
-		u32 w = bsizes[s].w, h = bsizes[s].h, y = h / 2;
+		u32 w = bsizes[s].w, h = bsizes[s].h, y;
+		struct vcap_rect box, was;
 		struct vcap_frame_fmt fmt;
 		struct vcap_gen g;
 		const u8 *row, *uv;
@@ -124,9 +129,18 @@ TEST(bars_pixel_by_pixel)
 
 		a = frame_alloc(&fmt, fourccs[f], w, h, 0);
 		ASSERT_TRUE(a != NULL);
-		ASSERT_EQ(vcap_gen_init(&g, &fmt, VCAP_PATTERN_BARS,
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, pat ? VCAP_PATTERN_MOVING_BOX :
+						      VCAP_PATTERN_BARS,
 					flip ? VCAP_REQ_HFLIP : 0), 0);
 		vcap_gen_render(&g, a, 5, VCAP_GEN_NONE);
+		vcap_gen_render(&g, a, 13, 5);
+		vcap_gen_box(&g, 13, &box);
+		vcap_gen_box(&g, 5, &was);
+		if (!pat)
+			y = r ? h / 2 : h / 3;
+		else
+			y = r ? (box.y0 + box.y1) / 2 : (was.y0 + was.y1) / 2;
+		y &= ~1u;
 		row = a + (size_t)y * fmt.bytesperline;
 		uv = a + (size_t)fmt.bytesperline * h +
 		     (size_t)(y / 2) * fmt.bytesperline;
@@ -134,6 +148,10 @@ TEST(bars_pixel_by_pixel)
 			u32 px = flip ? w - 1 - x : x;
 			const struct vcap_rgb *c =
 				&vcap_bar_colours[px * VCAP_NUM_BARS / w];
+
+			if (pat && x >= box.x0 && x < box.x1 &&
+			    y >= box.y0 && y < box.y1)
+				c = &vcap_box_colour;
 			const u8 *p = row + x * fi->bpp;
 			int got[4] = { p[0], -1, -1, -1 }, want[4];
 
@@ -177,17 +195,17 @@ TEST(bars_pixel_by_pixel)
 				break;
 			}
 			if (memcmp(got, want, sizeof(got))) {
-				TH_LOG("%s %ux%u flip %u: pixel %u is %d %d %d %d, not %d %d %d %d",
-				       fi->name, w, h, flip, x, got[0], got[1],
-				       got[2], got[3], want[0], want[1],
-				       want[2], want[3]);
+				TH_LOG("%s %ux%u flip %u pattern %u row %u: pixel %u is %d %d %d %d, not %d %d %d %d",
+				       fi->name, w, h, flip, pat, y, x, got[0],
+				       got[1], got[2], got[3], want[0],
+				       want[1], want[2], want[3]);
 				ASSERT_TRUE(0);
 			}
 			checked++;
 		}
 		free(a);
 	}
-	ASSERT_EQ(checked, 4 * 2 * (642 + 646 + 1920));
+	ASSERT_EQ(checked, 4 * 2 * 2 * 2 * (642 + 646 + 1920));
 }
 
 TEST(big_sequence_numbers)

@@ -426,11 +426,14 @@ int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 }
 
 /*
- * Where the box was and no longer is: the rows of old above and below
- * now, and beside it in the rows both share.  Painting the pattern back
- * there and the box at now writes each pixel once.
+ * Paint a layer where rectangle old is and rectangle now is not: the rows
+ * of old above and below now, and beside now in the rows both share.
+ * The box moves by painting the pattern where it was and is no longer,
+ * and itself where it is and was not: a pixel that stays the same is not
+ * written.
  */
 static void vcap_paint_uncovered(const struct vcap_gen *g, u8 *frame,
+				 enum vcap_layer layer,
 				 const struct vcap_rect *old,
 				 const struct vcap_rect *now)
 {
@@ -439,23 +442,23 @@ static void vcap_paint_uncovered(const struct vcap_gen *g, u8 *frame,
 
 	if (now->x1 <= old->x0 || now->x0 >= old->x1 ||
 	    now->y1 <= old->y0 || now->y0 >= old->y1) {
-		vcap_paint(g, frame, VCAP_LAYER_BG, old);
+		vcap_paint(g, frame, layer, old);
 		return;
 	}
 	y0 = old->y0 > now->y0 ? old->y0 : now->y0;
 	y1 = old->y1 < now->y1 ? old->y1 : now->y1;
 	r = (struct vcap_rect){ old->x0, old->y0, old->x1, y0 };
 	if (r.y1 > r.y0)
-		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+		vcap_paint(g, frame, layer, &r);
 	r = (struct vcap_rect){ old->x0, y1, old->x1, old->y1 };
 	if (r.y1 > r.y0)
-		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+		vcap_paint(g, frame, layer, &r);
 	r = (struct vcap_rect){ old->x0, y0, now->x0, y1 };
 	if (r.x1 > r.x0)
-		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+		vcap_paint(g, frame, layer, &r);
 	r = (struct vcap_rect){ now->x1, y0, old->x1, y1 };
 	if (r.x1 > r.x0)
-		vcap_paint(g, frame, VCAP_LAYER_BG, &r);
+		vcap_paint(g, frame, layer, &r);
 }
 
 void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
@@ -476,11 +479,11 @@ void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
 			vcap_paint(g, frame, VCAP_LAYER_BOX, &box);
 		}
 	} else if (g->pattern == VCAP_PATTERN_MOVING_BOX) {
-		/* Only the box moves: restore where it was, draw it anew. */
+		/* Only the box moves. */
 		vcap_gen_box(g, prev, &was);
 		vcap_gen_box(g, seq, &box);
-		vcap_paint_uncovered(g, frame, &was, &box);
-		vcap_paint(g, frame, VCAP_LAYER_BOX, &box);
+		vcap_paint_uncovered(g, frame, VCAP_LAYER_BG, &was, &box);
+		vcap_paint_uncovered(g, frame, VCAP_LAYER_BOX, &box, &was);
 	}
 	vcap_stamp_write(&g->fmt, frame, seq, vcap_stamp_sum(&g->fmt, frame));
 }

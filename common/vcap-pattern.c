@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The test pattern generator: draws a pattern in any board format, then the
- * stamps.  A pattern row is built pixel by pixel once and copied down the
- * rows where the pattern does not change, so a frame costs about one copy.
+ * stamps.  A pattern row is built once and copied down the rows where the
+ * pattern does not change, so a frame costs about one copy; in the row, a
+ * run of one colour is its first pair of pixels copied out.
  */
 #include <vcap/board.h>
 #include "vcap-pattern.h"

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
 
@@ -34,23 +35,38 @@ void fz_mm_thread(struct fz_worker *w)
 	fz_self = w;
 }
 
+/*
+ * The instruction that faulted, printed beside this handler's own address:
+ * the difference places it in the fuzzer, or not, whatever the load base.
+ */
+static void *fz_fault_ip(void *uc)
+{
+#if defined(__x86_64__) && defined(REG_RIP)
+	return (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#else
+	(void)uc;
+	return NULL;
+#endif
+}
+
 static void fz_on_fault(int sig, siginfo_t *si, void *uc)
 {
-	char msg[320];
+	char msg[400];
 	int n;
 
-	(void)uc;
 	if (fz_jb) {
 		fz_si_code = si->si_code;
 		siglongjmp(*fz_jb, sig);
 	}
 	/* Not in a touch: say where, then die with the signal. */
 	n = snprintf(msg, sizeof(msg),
-		     "vcap-fuzz: signal %d at %p in worker %u.%u op %llu (%s)\n",
+		     "vcap-fuzz: signal %d at %p in worker %u.%u%s op %llu (%s), ip %p (fz_on_fault at %p)\n",
 		     sig, si->si_addr, fz_self ? fz_self->proc : 0,
 		     fz_self ? fz_self->thread : 0,
+		     fz_self && fz_self->in_child ? " (forked child)" : "",
 		     fz_self ? (unsigned long long)fz_self->op : 0,
-		     fz_self ? fz_self->desc : "?");
+		     fz_self ? fz_self->desc : "?", fz_fault_ip(uc),
+		     (void *)fz_on_fault);
 	if (n > 0 && write(2, msg, (size_t)n) < 0)
 		n = 0;
 	signal(sig, SIG_DFL);

@@ -90,7 +90,7 @@ struct vcap_soft {
 	u64 seq;
 	u64 slot_seq[VCAP_MAX_SLOTS];	/* frame each slot holds */
 	u64 produced;
-	u64 late;
+	u64 late;			/* deadlines with no frame; the timer's */
 	u64 heartbeat;
 
 	/* The source plugged in, set through sysfs: under src_lock. */
@@ -210,13 +210,15 @@ static const struct vcap_board_ops vcap_soft_ops = {
 static enum hrtimer_restart vcap_soft_tick(struct hrtimer *timer)
 {
 	struct vcap_soft *soft = container_of(timer, struct vcap_soft, timer);
+	/* Deadlines that passed before this tick came have no frame. */
+	u64 missed = hrtimer_forward_now(timer, soft->period) - 1;
 
 	WRITE_ONCE(soft->ticked, true);
-	/* A frame still being made when the next is due is a late frame. */
-	if (!queue_work(soft->wq, &soft->frame_work) &&
-	    !READ_ONCE(soft->free_run))
-		soft->late++;
-	hrtimer_forward_now(timer, soft->period);
+	/* Nor has one due while the last is still waiting to be made. */
+	if (!queue_work(soft->wq, &soft->frame_work))
+		missed++;
+	if (!READ_ONCE(soft->free_run))
+		WRITE_ONCE(soft->late, soft->late + missed);
 	return HRTIMER_RESTART;
 }
 
@@ -285,7 +287,7 @@ static void vcap_soft_frame(struct work_struct *work)
 	ctrl->status.latest_slot = cpu_to_le32(slot);
 	ctrl->status.latest_seq = cpu_to_le64(soft->seq);
 	ctrl->status.frames_produced = cpu_to_le64(++soft->produced);
-	ctrl->status.frames_late = cpu_to_le64(soft->late);
+	ctrl->status.frames_late = cpu_to_le64(READ_ONCE(soft->late));
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 	soft->seq++;
 	vcap_frame_done_sync(soft->vdev);

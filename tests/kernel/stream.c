@@ -14,6 +14,9 @@
  * in status.frames_late; gaps up to that count are the board's own, not
  * drops by the driver.  The software board never skips numbers.
  *
+ * At the mode's rate every frame period of the run is accounted for by
+ * the board: a frame made, or a deadline counted late.
+ *
  * VCAP_FREE_RUN=1: the software board runs free (its free_run attribute,
  * which must refuse anything but a boolean): frames come as fast as
  * buffers are queued, at least four times the mode's rate, with the same
@@ -29,17 +32,19 @@
 #include "vk-stream.h"
 #include "vtest.h"
 
-/* The board's frames_late counter through the VRAM node, or 0. */
-static uint64_t board_late(void)
+/* The board's frames_produced and frames_late through the VRAM node. */
+static bool board_counts(uint64_t *produced, uint64_t *late)
 {
 	const volatile struct vcap_board_ctrl *c = vk_map_ctrl();
-	uint64_t late;
 
+	*produced = 0;
+	*late = 0;
 	if (!c)
-		return 0;
-	late = c->status.frames_late;
+		return false;
+	*produced = c->status.frames_produced;
+	*late = c->status.frames_late;
 	vk_unmap_ctrl(c);
-	return late;
+	return true;
 }
 
 #define VK_FREE_RUN	"/sys/bus/platform/devices/vcap-soft.0/free_run"
@@ -64,7 +69,8 @@ TEST_TIMEOUT(stream_frames, 1500)
 {
 	bool free_run = vk_env("VCAP_FREE_RUN", 0);
 	bool late_ok = vk_env("VCAP_BOARD_LATE_OK", 0);
-	uint64_t late0 = 0, late = 0;
+	uint64_t made0, made, late0, late;
+	bool counts;
 	unsigned int width = vk_env("VCAP_WIDTH", 640);
 	unsigned int height = vk_env("VCAP_HEIGHT", 480);
 	unsigned int fps = vk_env("VCAP_FPS", 15);
@@ -93,7 +99,7 @@ TEST_TIMEOUT(stream_frames, 1500)
 	ff.bytesperline = s.pix.bytesperline;
 	ff.sizeimage = s.pix.sizeimage;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	late0 = board_late();
+	counts = board_counts(&made0, &late0);
 	for (n = 0; n < frames; n++) {
 		struct vcap_stamp st;
 		enum vcap_stamp_result r;
@@ -137,12 +143,21 @@ TEST_TIMEOUT(stream_frames, 1500)
 		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	late = board_late() - late0;
+	counts = board_counts(&made, &late) && counts;
+	made -= made0;
+	late -= late0;
 	vk_stream_stop(&s);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	TH_LOG("%u frames %ux%u YUYV at 1/%u s in %.1f s (%.1f fps): %u gaps, %u torn, %u errors; board late %llu",
+	TH_LOG("%u frames %ux%u YUYV at 1/%u s in %.1f s (%.1f fps): %u gaps, %u torn, %u errors; board made %llu, late %llu",
 	       frames, width, height, fps, secs, frames / secs, gaps, torn,
-	       errors, (unsigned long long)late);
+	       errors, (unsigned long long)made, (unsigned long long)late);
+	/*
+	 * Periods in the window, less one at each end: the counters are
+	 * read as the window opens and closes, not on a deadline.
+	 */
+	if (!free_run && counts)
+		EXPECT_GE((int64_t)(made + late),
+			  (int64_t)(secs * fps * 0.99) - 2);
 	/* Each board gap shows twice: in the sequence and in the stamps. */
 	if (late_ok)
 		EXPECT_LE(gaps, 2 * late);

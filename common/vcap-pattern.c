@@ -217,17 +217,6 @@ static void vcap_draw_span(const struct vcap_gen *g, u8 *frame,
 	}
 }
 
-/* Fill len bytes at p with copies of its first unit bytes. */
-static void vcap_repeat(u8 *p, size_t unit, size_t len)
-{
-	size_t done, n;
-
-	for (done = unit; done < len; done += n) {
-		n = done < len - done ? done : len - done;
-		vcap_memcpy(p + done, p, n);
-	}
-}
-
 /*
  * Pixels x0 .. x1 - 1 of row y, all of one colour, x0 and x1 even: the
  * first pair is drawn and the rest of the span, chroma too, copies it.

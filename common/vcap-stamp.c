@@ -131,22 +131,14 @@ static bool vcap_stamp_bit(const struct vcap_stamp *st, u16 crc_seq,
 	return (crc_sum >> (15 - (i - VCAP_STAMP_BIT_SUM_CRC))) & 1;
 }
 
-/* Pixels in a run pattern: a whole number of pixels of any format. */
-#define VCAP_RUN_PIXELS		24
-
-/*
- * Pixels x .. x + n - 1 of row, all black or all white, copied from a
- * pattern of VCAP_RUN_PIXELS such pixels rather than drawn one by one.
- */
+/* Pixels x .. x + n - 1 of row, all black or all white: one drawn, copied. */
 static void vcap_put_run(const struct vcap_format_info *fi, u8 *row, u32 x,
-			 u32 n, const u8 *pattern)
+			 u32 n, bool white)
 {
-	size_t len = (size_t)n * fi->bpp, step = VCAP_RUN_PIXELS * fi->bpp;
-	u8 *p = row + (size_t)x * fi->bpp;
-
-	for (; len > step; len -= step, p += step)
-		vcap_memcpy(p, pattern, step);
-	vcap_memcpy(p, pattern, len);
+	if (!n)
+		return;
+	vcap_put_luma(fi, row, x, white);
+	vcap_repeat(row + (size_t)x * fi->bpp, fi->bpp, (size_t)n * fi->bpp);
 }
 
 void vcap_stamp_write(const struct vcap_frame_fmt *fmt, void *frame,
@@ -155,32 +147,27 @@ void vcap_stamp_write(const struct vcap_frame_fmt *fmt, void *frame,
 	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
 	struct vcap_stamp st = { .seq = seq, .checksum = checksum };
 	u16 crc_seq = vcap_crc_seq(seq), crc_sum = vcap_crc_sum(checksum);
-	u8 pattern[2][VCAP_RUN_PIXELS * 4];
 	struct vcap_stamp_geom sg;
 	size_t len;
 	u8 *top, *row;
-	u32 x, i, n, end;
+	u32 i, n, end;
 	bool white;
 
-	if (!fi || vcap_stamp_geom(fmt, &sg) || fi->bpp > 4)
+	if (!fi || vcap_stamp_geom(fmt, &sg))
 		return;
-	for (x = 0; x < VCAP_RUN_PIXELS; x++) {
-		vcap_put_luma(fi, pattern[0], x, false);
-		vcap_put_luma(fi, pattern[1], x, true);
-	}
 	top = frame;
 	/* Black margins, then the cells, built once in the first row. */
 	end = sg.x0 + sg.cell_w * VCAP_STAMP_CELLS;
-	vcap_put_run(fi, top, 0, sg.x0, pattern[0]);
+	vcap_put_run(fi, top, 0, sg.x0, false);
 	for (i = 0; i < VCAP_STAMP_CELLS; i += n) {
 		white = vcap_stamp_bit(&st, crc_seq, crc_sum, i);
 		for (n = 1; i + n < VCAP_STAMP_CELLS; n++)
 			if (vcap_stamp_bit(&st, crc_seq, crc_sum, i + n) != white)
 				break;
 		vcap_put_run(fi, top, sg.x0 + i * sg.cell_w, n * sg.cell_w,
-			     pattern[white]);
+			     white);
 	}
-	vcap_put_run(fi, top, end, fmt->width - end, pattern[0]);
+	vcap_put_run(fi, top, end, fmt->width - end, false);
 	len = (size_t)fmt->width * fi->bpp;
 	for (i = 1; i < sg.band_h; i++) {
 		row = top + (size_t)i * fmt->bytesperline;

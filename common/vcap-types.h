@@ -100,6 +100,17 @@ static inline u32 vcap_mod_u64(u64 n, u32 d)
 }
 #endif
 
+/* Fill len bytes at p with copies of its first unit bytes, by doubling. */
+static inline void vcap_repeat(u8 *p, size_t unit, size_t len)
+{
+	size_t done, n;
+
+	for (done = unit; done < len; done += n) {
+		n = done < len - done ? done : len - done;
+		vcap_memcpy(p + done, p, n);
+	}
+}
+
 #define VCAP_PAGE_SIZE		4096u
 #define VCAP_ALIGN_PAGE(x)	(((u64)(x) + VCAP_PAGE_SIZE - 1) & \
 				 ~(u64)(VCAP_PAGE_SIZE - 1))

@@ -443,7 +443,7 @@ fi
 # since its figures then cover fewer streams than N for part of the window.
 #
 # CPU: every capture reports the whole guest's busy time over the same
-# window (/proc/stat, all columns but idle and iowait); their mean is the
+# window (CPU time up less /proc/stat's idle and iowait); their mean is the
 # guest's busy time while all N streams run.  CPU per frame is that
 # divided by the aggregate rate.
 #

@@ -30,25 +30,34 @@ void vb_sleep_until(double t)
 		;
 }
 
-/* Non-idle time of all CPUs: every /proc/stat "cpu" column but idle, iowait. */
+/*
+ * Non-idle time of all CPUs, in CPU-seconds: the time every online CPU
+ * has been up, less the idle and iowait time /proc/stat gives.  The
+ * kernel clocks idle time at each idle entry and exit (NO_HZ); the busy
+ * columns are sampled at the tick instead, which a source paced at a
+ * rate that divides or is divided by HZ hits at the same phase of every
+ * frame: over a few seconds that reads anything from none of a frame's
+ * work to all of it.
+ */
 static double vb_sys_busy(void)
 {
-	unsigned long long v[10] = { 0 };
+	unsigned long long v[5] = { 0 };
 	FILE *f = fopen("/proc/stat", "r");
-	double busy = 0;
-	int n;
+	char line[256];
+	int n, ncpu = 0;
 
 	if (!f)
 		return 0;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-		   &v[8], &v[9]);
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4]);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9')
+			ncpu++;
 	fclose(f);
-	if (n < 7)
+	if (n < 5 || !ncpu)
 		return 0;
-	/* user nice system [idle] [iowait] irq softirq steal; guest is in user */
-	busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-	return busy / sysconf(_SC_CLK_TCK);
+	/* user nice system idle iowait: the last two are what is not busy. */
+	return ncpu * vb_now() - (double)(v[3] + v[4]) / sysconf(_SC_CLK_TCK);
 }
 
 void vb_cpu_sample(struct vb_cpu *c)

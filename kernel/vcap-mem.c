@@ -98,7 +98,7 @@ struct vcap_mem_pool *vcap_mem_pool_create(void)
 	struct vcap_mem_pool *pool;
 
 	pool = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-	       kzalloc(sizeof(*pool), GFP_KERNEL);
+	       kzalloc_obj(*pool, GFP_KERNEL);
 	if (!pool)
 		return NULL;
 	refcount_set(&pool->refcount, 1);
@@ -162,7 +162,7 @@ static void *vcap_mem_alloc(struct vb2_buffer *vb, struct device *dev,
 		return ERR_PTR(-ENOMEM);
 
 	buf = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-	      kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	      kzalloc_obj(*buf, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		goto err_uncharge;
 	/*
@@ -297,7 +297,7 @@ static int vcap_mem_map_vma(struct vcap_mem_buf *buf,
 	unsigned long npages = buf->size >> PAGE_SHIFT;
 
 	/* A private copy would be a snapshot, not the frame buffer. */
-	if (is_cow_mapping(vma->vm_flags))
+	if (vma_is_cow_mapping(vma))
 		return -EINVAL;
 	if (vma->vm_pgoff >= npages || vma_pages(vma) > npages - vma->vm_pgoff)
 		return -EINVAL;
@@ -360,7 +360,7 @@ static int vcap_mem_dmabuf_attach(struct dma_buf *dbuf,
 	unsigned int i;
 	int ret;
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	a = kzalloc_obj(*a, GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
 
@@ -538,7 +538,7 @@ static void *vcap_mem_get_userptr(struct vb2_buffer *vb, struct device *dev,
 	if (npages > INT_MAX)
 		return ERR_PTR(-EINVAL);
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	buf->pages = kvmalloc_array(npages, sizeof(*buf->pages), GFP_KERNEL);
@@ -607,7 +607,7 @@ static void *vcap_mem_attach_dmabuf(struct vb2_buffer *vb, struct device *dev,
 {
 	struct vcap_mem_buf *buf;
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	buf->dbuf = dbuf;
@@ -690,4 +690,4 @@ const struct vb2_mem_ops vcap_vb2_mem_ops = {
 	.mmap = vcap_mem_mmap,
 };
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");

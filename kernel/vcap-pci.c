@@ -18,6 +18,7 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-copy.h"
 #include "vcap-inject.h"
@@ -213,12 +214,12 @@ static int vcap_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENODEV;
 
 	vp = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-	     kzalloc(sizeof(*vp), GFP_KERNEL);
+	     kzalloc_obj(*vp, GFP_KERNEL);
 	if (!vp)
 		return -ENOMEM;
 	vp->pdev = pdev;
-	hrtimer_init(&vp->poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	vp->poll.function = vcap_pci_poll;
+	hrtimer_setup(&vp->poll, vcap_pci_poll, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
 	vp->regs = pcim_iomap(pdev, 0, IVSHMEM_REGS_SIZE);
 	if (!vp->regs) {
 		ret = -ENOMEM;

@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "vcap.h"
 #include "vcap-copy.h"
 #include "vcap-edid.h"
@@ -532,8 +533,8 @@ static int vcap_soft_alloc_mem(struct vcap_soft *soft, u64 size)
 
 		soft->order = order;
 		soft->nchunks = div64_u64(size + chunk - 1, chunk);
-		soft->chunks = kcalloc(soft->nchunks, sizeof(*soft->chunks),
-				       GFP_KERNEL);
+		soft->chunks = kzalloc_objs(*soft->chunks, soft->nchunks,
+					    GFP_KERNEL);
 		if (!soft->chunks)
 			return -ENOMEM;
 		for (i = 0; i < soft->nchunks; i++) {
@@ -632,12 +633,12 @@ static int vcap_soft_probe(struct platform_device *pdev)
 	int ret;
 
 	soft = vcap_inject_fail(VCAP_FAIL_ALLOC) ? NULL :
-	       kzalloc(sizeof(*soft), GFP_KERNEL);
+	       kzalloc_obj(*soft, GFP_KERNEL);
 	if (!soft)
 		return -ENOMEM;
 	soft->pdev = pdev;
-	hrtimer_init(&soft->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	soft->timer.function = vcap_soft_tick;
+	hrtimer_setup(&soft->timer, vcap_soft_tick, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
 	INIT_WORK(&soft->req_work, vcap_soft_request);
 	INIT_WORK(&soft->frame_work, vcap_soft_frame);
 	INIT_WORK(&soft->reset_work, vcap_soft_reset_work);

@@ -205,8 +205,7 @@ static const struct vb2_ops vcap_vb2_ops = {
 	.buf_queue = vcap_buf_queue,
 	.start_streaming = vcap_start_streaming,
 	.stop_streaming = vcap_stop_streaming,
-	.wait_prepare = vb2_ops_wait_prepare,
-	.wait_finish = vb2_ops_wait_finish,
+	VCAP_VB2_WAIT_OPS
 };
 
 /* Events */

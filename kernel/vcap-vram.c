@@ -75,7 +75,7 @@ static int vcap_vram_open(struct inode *inode, struct file *file)
 
 	if (vcap_vram_gone(vdev))
 		return -ENODEV;
-	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+	vf = kzalloc_obj(*vf, GFP_KERNEL);
 	if (!vf)
 		return -ENOMEM;
 	vcap_dev_get(vdev);

@@ -8,7 +8,8 @@ set -eu
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
 CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=8
+DEPS_VERSION=9
+CHROOTS=${VCAP_CHROOTS:-/var/cache/vcap/chroots}
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -18,8 +19,9 @@ die() { log "error: $*"; exit 1; }
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$DEPS_VERSION" ] &&
    [ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] &&
-   [ -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] &&
-   dpkg -s gcc-multilib >/dev/null 2>&1 &&
+   [ -f "$CHECKPATCH_DIR/.source" ] &&
+   dpkg -s gcc-multilib debootstrap >/dev/null 2>&1 &&
+   [ -f "$CHROOTS/trixie/.vcap-chroot" ] &&
    ls /lib/modules/6.1*/build /lib/modules/6.12*[0-9]-amd64/build \
 	/lib/modules/6.12*-rt-amd64/build >/dev/null 2>&1; then
 	log "all dependencies present"
@@ -57,7 +59,7 @@ $APT install --no-install-recommends \
 	ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
 	gcc-multilib qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
 	libsdl2-dev libdrm-dev libpng-dev xvfb gnuplot-nox v4l2loopback-source \
-	linux-image-amd64 linux-headers-amd64 >/dev/null
+	debootstrap linux-image-amd64 linux-headers-amd64 >/dev/null
 
 # Keep the 6.1 kernel when the metapackages move on to 6.12.
 for p in $(dpkg-query -W -f '${Package}\n' 'linux-image-6.1*' 'linux-headers-6.1*' 2>/dev/null); do
@@ -95,18 +97,25 @@ if [ ! -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ]; then
 		die "v4l2-compliance 1.30 missing after unpack"
 fi
 
-# checkpatch.pl ships only inside the kernel source tarball.
-if [ ! -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ]; then
-	log "extracting checkpatch.pl from linux-source-6.1"
-	$APT install --no-install-recommends linux-source-6.1 >/dev/null
-	tarball=$(ls /usr/src/linux-source-6.1*.tar.xz | head -n 1)
-	[ -f "$tarball" ] || die "linux-source-6.1 tarball not found in /usr/src"
-	top=$(basename "$tarball" .tar.xz)
+# The newest kernels, 7.x from trixie-backports, with the compiler and C
+# library their headers need: in a trixie chroot, as a DKMS user there
+# builds.
+sh "$(dirname "$0")/install-chroot.sh" trixie
+
+# checkpatch.pl ships only inside the kernel source tarball: the newest
+# one, in the trixie chroot.
+tarball=$(ls "$CHROOTS"/trixie/usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+[ -f "$tarball" ] || die "no linux-source tarball in the trixie chroot"
+top=$(basename "$tarball" .tar.xz)
+if [ "$(cat "$CHECKPATCH_DIR/.source" 2>/dev/null)" != "$top" ]; then
+	log "extracting checkpatch.pl from $top"
+	rm -rf "$CHECKPATCH_DIR"
 	mkdir -p "$CHECKPATCH_DIR"
 	tar -xJf "$tarball" -C "$CHECKPATCH_DIR" --strip-components=1 \
 		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
 		"$top/scripts/const_structs.checkpatch" "$top/.clang-format"
 	[ -f "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] || die "checkpatch.pl not extracted"
+	echo "$top" >"$CHECKPATCH_DIR/.source"
 fi
 
 echo "$DEPS_VERSION" >"$STAMP"

@@ -6,7 +6,7 @@ src=$1 kver=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sh "$src/cmake/stage-kmod.sh" "$src" "$dir"
-out=$(make -C "/lib/modules/$kver/build" M="$dir" W=1 C=2 modules 2>&1)
+out=$(cd "$dir" && sh "$src/scripts/kernels.sh" make "$kver" M="$dir" W=1 C=2 modules 2>&1)
 rc=$?
 bad=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
 if [ $rc -ne 0 ] || [ -n "$bad" ]; then

@@ -1,15 +1,56 @@
-# VM tests: every test runs once per installed kernel, in QEMU, through
+# VM tests: each test runs on some kernels of the matrix, in QEMU, through
 # tests/vm/vcap-vm.  The test name carries the kernel release.
 #
-# VCAP_KERNELS are the kernels of the whole matrix; VCAP_RT_KERNELS the
-# PREEMPT_RT ones, which run only the tests that ask for them (RT or
-# RT_ONLY below): under emulation the matrix cannot afford a third kernel
-# for every test.
+# The matrix (docs/testing.md): VCAP_KERNELS are the standard kernels,
+# oldest first; VCAP_RT_KERNELS the PREEMPT_RT ones; VCAP_DEBUG_KERNELS
+# the debug kernel (lockdep, KASAN, kmemleak...).  Under emulation the
+# matrix cannot afford every test on every kernel:
+#   - the whole suite runs on the oldest and the newest standard kernel
+#     (VCAP_END_KERNELS);
+#   - the core, whatever a kernel change can break (build, load, stream,
+#     v4l2-compliance, DV timings and EDID, the faults), runs on every
+#     standard and PREEMPT_RT kernel;
+#   - tests of the tools against vivid, whose code no kernel of the
+#     matrix changes, run on the newest alone;
+#   - the debug kernel runs the tests that drive the driver's locking,
+#     memory and teardown hardest.
 
 include(VcapKernel)
 vcap_find_kernels(vcap_all_kernels)
-vcap_split_kernels("${vcap_all_kernels}" VCAP_KERNELS VCAP_RT_KERNELS)
-message(STATUS "VM kernels: ${VCAP_KERNELS}; PREEMPT_RT: ${VCAP_RT_KERNELS}")
+vcap_split_kernels("${vcap_all_kernels}" VCAP_KERNELS VCAP_RT_KERNELS
+	VCAP_DEBUG_KERNELS)
+set(VCAP_END_KERNELS "")
+if(VCAP_KERNELS)
+	list(GET VCAP_KERNELS 0 vcap_oldest)
+	list(GET VCAP_KERNELS -1 vcap_newest)
+	list(APPEND VCAP_END_KERNELS ${vcap_oldest})
+	if(NOT vcap_newest STREQUAL vcap_oldest)
+		list(APPEND VCAP_END_KERNELS ${vcap_newest})
+	endif()
+endif()
+message(STATUS "VM kernels: ${VCAP_KERNELS} (whole suite: ${VCAP_END_KERNELS}); "
+	"PREEMPT_RT: ${VCAP_RT_KERNELS}; debug: ${VCAP_DEBUG_KERNELS}")
+
+# vcap_kernels_for(<out> [CORE | RT_ONLY | NEWEST] [DEBUG])
+# The kernels a test runs on: the whole-suite kernels by default; CORE
+# every standard and PREEMPT_RT kernel; RT_ONLY the PREEMPT_RT ones;
+# NEWEST the newest standard one.  DEBUG adds the debug kernel.
+function(vcap_kernels_for out)
+	cmake_parse_arguments(K "CORE;RT_ONLY;NEWEST;DEBUG" "" "" ${ARGN})
+	if(K_CORE)
+		set(kernels ${VCAP_KERNELS} ${VCAP_RT_KERNELS})
+	elseif(K_RT_ONLY)
+		set(kernels ${VCAP_RT_KERNELS})
+	elseif(K_NEWEST)
+		set(kernels ${vcap_newest})
+	else()
+		set(kernels ${VCAP_END_KERNELS})
+	endif()
+	if(K_DEBUG)
+		list(APPEND kernels ${VCAP_DEBUG_KERNELS})
+	endif()
+	set(${out} ${kernels} PARENT_SCOPE)
+endfunction()
 
 set(VCAP_VM ${CMAKE_SOURCE_DIR}/tests/vm/vcap-vm)
 set(VCAP_VM_OUT ${CMAKE_BINARY_DIR}/vm-out)
@@ -29,60 +70,68 @@ endfunction()
 set(VCAP_VM_TEST_COSTS
 	rel-load-vcap 315  rel-fuzz-vcap 220  kernel-compliance 215
 	eco-hdmi 160  rel-cycles-vcap 100  faults-hostile 100
-	rel-fuzz-vcap-rt 76  rel-fuzz-writable 70  hard-vram-unbind-race 70
+	rel-fuzz-vcap-200k 76  rel-fuzz-writable 70  hard-vram-unbind-race 70
 	eco-ffmpeg 70  eco-udev 65  kernel-unbind 60
 	kernel-stream-1920x1080 55  kernel-stream-640x480 50
 	vcap-stream-vcap 55  viewer-xvfb-vcap-soft 55)
 
-# vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [RT | RT_ONLY |
-#                  NEWEST] [VM_ARGS <a>...] COMMAND <guest command>...)
-# The test runs on every kernel of VCAP_KERNELS; with RT also on every
-# VCAP_RT_KERNELS one, with RT_ONLY on those alone.  NEWEST runs it on
-# the newest of VCAP_KERNELS alone: for the tools against vivid, whose
-# code no kernel of the matrix changes.  In the guest, @KVER@
-# in VM_ARGS or COMMAND becomes the kernel release and @KMOD@ the path of
-# vcap.ko built for it.
+# vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [CORE | RT_ONLY |
+#                  NEWEST] [DEBUG] [VM_ARGS <a>...] COMMAND <guest command>...)
+# The test runs on the kernels vcap_kernels_for() gives for the same
+# flags; on the debug kernel it also carries the label debugkernel.  In
+# the guest, @KVER@ in VM_ARGS or COMMAND becomes the kernel release and
+# @KMOD@ the path of vcap.ko built for it.
 function(vcap_add_vm_test)
-	cmake_parse_arguments(T "RT;RT_ONLY;NEWEST" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
+	cmake_parse_arguments(T "CORE;RT_ONLY;NEWEST;DEBUG" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
 	if(NOT T_TIMEOUT)
 		set(T_TIMEOUT 300)
 	endif()
-	set(kernels "")
-	if(NOT T_RT_ONLY)
-		if(NOT VCAP_KERNELS)
+	# A missing kernel is a failure, never a silent skip: CI installs
+	# them all (scripts/install-deps.sh), or the kernels were named by
+	# hand (VCAP_KERNEL_RELEASES).
+	if(NOT VCAP_KERNEL_RELEASES)
+		if(NOT T_RT_ONLY AND NOT VCAP_KERNELS)
 			vcap_vm_missing(${T_NAME} nokernel "${T_LABELS}"
-				"no kernel with headers in /lib/modules")
+				"no kernel with headers (scripts/kernels.sh list)")
 		endif()
-		if(T_NEWEST AND VCAP_KERNELS)
-			list(GET VCAP_KERNELS -1 newest)
-			list(APPEND kernels ${newest})
-		else()
-			list(APPEND kernels ${VCAP_KERNELS})
-		endif()
-	endif()
-	if(T_RT OR T_RT_ONLY)
-		# The RT kernel is a dependency like the others, unless the
-		# kernels were named by hand (VCAP_KERNEL_RELEASES).
-		if(NOT VCAP_RT_KERNELS AND NOT VCAP_KERNEL_RELEASES)
+		if((T_CORE OR T_RT_ONLY) AND NOT VCAP_RT_KERNELS)
 			vcap_vm_missing(${T_NAME} nortkernel "${T_LABELS}"
-				"no PREEMPT_RT kernel with headers in /lib/modules")
+				"no PREEMPT_RT kernel with headers")
 		endif()
-		list(APPEND kernels ${VCAP_RT_KERNELS})
+		if(T_DEBUG AND NOT VCAP_DEBUG_KERNELS)
+			vcap_vm_missing(${T_NAME} nodebugkernel "debugkernel"
+				"no debug kernel (scripts/build-debug-kernel.sh)")
+		endif()
 	endif()
+	set(flags "")
+	foreach(f CORE RT_ONLY NEWEST DEBUG)
+		if(T_${f})
+			list(APPEND flags ${f})
+		endif()
+	endforeach()
+	vcap_kernels_for(kernels ${flags})
 	foreach(kver IN LISTS kernels)
 		set(kmod ${CMAKE_BINARY_DIR}/kernel/${kver}/vcap.ko)
 		string(REPLACE "@KVER@" "${kver}" args "${T_VM_ARGS}")
 		string(REPLACE "@KMOD@" "${kmod}" args "${args}")
 		string(REPLACE "@KVER@" "${kver}" cmd "${T_COMMAND}")
 		string(REPLACE "@KMOD@" "${kmod}" cmd "${cmd}")
-		math(EXPR vm_timeout "${T_TIMEOUT} - 10")
+		set(labels "vm;${T_LABELS}")
+		set(timeout ${T_TIMEOUT})
+		if(kver IN_LIST VCAP_DEBUG_KERNELS)
+			list(APPEND labels debugkernel)
+			# KASAN and lockdep under emulation: about three times
+			# slower.
+			math(EXPR timeout "${T_TIMEOUT} * 3")
+		endif()
+		math(EXPR vm_timeout "${timeout} - 10")
 		add_test(NAME vm-${T_NAME}-${kver}
 			COMMAND ${VCAP_VM} --kernel ${kver}
 				--timeout ${vm_timeout}
 				--share ${CMAKE_BINARY_DIR}
 				${args} -- ${cmd})
 		set_tests_properties(vm-${T_NAME}-${kver} PROPERTIES
-			LABELS "vm;${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+			LABELS "${labels}" TIMEOUT ${timeout}
 			ENVIRONMENT "VCAP_VM_CACHE=${CMAKE_BINARY_DIR}/vm-cache")
 		list(FIND VCAP_VM_TEST_COSTS ${T_NAME} i)
 		if(i GREATER -1)

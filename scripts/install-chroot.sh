@@ -20,6 +20,7 @@ log() { printf 'install-chroot: %s: %s\n' "$suite" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "must run as root"
+start=$(date +%s)
 command -v debootstrap >/dev/null 2>&1 || die "debootstrap not installed"
 
 # Everything run inside the chroot runs in a private mount namespace with
@@ -86,3 +87,4 @@ echo "$STAMP_VERSION" >"$root/.vcap-chroot"
 for d in "$root"/lib/modules/*; do
 	log "kernel ${d##*/}"
 done
+log "ready in $(($(date +%s) - start)) s"

@@ -8,10 +8,16 @@
 #
 # The build is cached in the chroot, keyed by the source package's version
 # and the fragment: a second run with both unchanged does nothing.
-# Usage: build-debug-kernel.sh [SUITE]       (default trixie)
+# Usage: build-debug-kernel.sh [--cached] [SUITE]       (default trixie)
+# With --cached it builds nothing and exits 0 when the build is cached.
 set -eu
 
 cd "$(dirname "$0")/.."
+check=0
+if [ "${1:-}" = --cached ]; then
+	check=1
+	shift
+fi
 suite=${1:-trixie}
 CHROOTS=${VCAP_CHROOTS:-/var/cache/vcap/chroots}
 root=$CHROOTS/$suite
@@ -29,14 +35,15 @@ tarball=$(ls "$root"/usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail 
 pkg=$(basename "$tarball" .tar.xz)
 srcver=$(chroot "$root" dpkg-query -W -f '${Version}' "$pkg") ||
 	die "$pkg is not installed in the chroot"
-key=$(printf '%s\n' "$srcver" | cat - "$fragment" "$0" | sha256sum | cut -c1-16)
+key=$(printf '%s\n' "$srcver" | cat - "$fragment" | sha256sum | cut -c1-16)
 work=/usr/src/vcap-debug-$key
 stamp=$root$work/.vcap-installed
 
 if [ -f "$stamp" ]; then
-	log "cached: $(cat "$stamp") ($pkg $srcver, key $key)"
+	[ "$check" -eq 1 ] || log "cached: $(cat "$stamp") ($pkg $srcver, key $key)"
 	exit 0
 fi
+[ "$check" -eq 0 ] || exit 1
 
 # Older builds go: one debug kernel at a time.
 for old in "$root"/usr/src/vcap-debug-*; do

@@ -82,6 +82,31 @@ hang)
 warning)
 	expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" --timeout 60 -- \
 		sh -c 'echo "WARNING: CPU: 0 PID: 1 at selftest" >/dev/kmsg' ;;
+debug-reports)
+	# Each report of the debug kernel's checks fails a run; the DMA-API
+	# debugging's own start-up lines do not.
+	for line in "BUG: KASAN: slab-out-of-bounds in vcap_selftest+0x1/0x2" \
+		"UBSAN: array-index-out-of-bounds in vcap-selftest.c:1:2" \
+		"DMA-API: vcap 0000:00:04.0: device driver frees DMA memory with wrong function" \
+		"ODEBUG: free active (active state 0) object: 0000 object type: timer_list" \
+		"WARNING: possible circular locking dependency detected" \
+		"BUG: sleeping function called from invalid context at selftest.c:1"; do
+		expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" \
+			--timeout 60 -- sh -c 'echo "$1" >/dev/kmsg' sh "$line" || exit 1
+	done
+	expect 0 '' 60 -- --kernel "$kver" --timeout 60 -- sh -c \
+		'echo "DMA-API: preallocated 65536 debug entries" >/dev/kmsg' ;;
+kmemleak)
+	# A module that leaks one allocation when it loads.
+	expect 125 'kmemleak reports leaks' 360 -- --kernel "$kver" --timeout 360 -- \
+		insmod "$3" ;;
+unload)
+	# vcap held open by a process the command leaves behind.
+	expect 125 'rmmod vcap failed after the command' 360 -- --kernel "$kver" \
+		--timeout 360 -- sh -c 'modprobe -a videodev videobuf2-common \
+			videobuf2-v4l2 videobuf2-memops v4l2-dv-timings &&
+			insmod "$1" soft_boards=1 && sleep 1 &&
+			{ sleep 100000 </dev/video0 & } && sleep 1' sh "$4" ;;
 boot-retry)
 	VCAP_QEMU=$(fake_qemu 1) expect 7 'died while booting.*booting again' 90 -- \
 		--kernel "$kver" --timeout 90 -- sh -c 'exit 7'

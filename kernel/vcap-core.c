@@ -164,13 +164,18 @@ err_v4l2:
  */
 void vcap_dev_unregister(struct vcap_dev *vdev)
 {
+	/*
+	 * The watchdog raises events and sets controls: it stops before
+	 * the video node and its controls go.  Once active is false, a run
+	 * an interrupt queues after this returns does nothing.
+	 */
 	WRITE_ONCE(vdev->active, false);
+	cancel_delayed_work_sync(&vdev->watchdog);
 	vcap_v4l2_unregister(vdev);
 	WRITE_ONCE(vdev->gone, true);
 	synchronize_srcu(&vdev->srcu);
 	/* No VRAM fault can map a page now: zap the mappings that exist. */
 	vcap_vram_unregister(vdev);
-	cancel_delayed_work_sync(&vdev->watchdog);
 	mutex_lock(&vdev->deliver_lock);
 	WRITE_ONCE(vdev->streaming, false);
 	mutex_unlock(&vdev->deliver_lock);

@@ -85,6 +85,9 @@ void vcap_watchdog(struct work_struct *work)
 	u64 hb;
 	int idx;
 
+	/* Unregistering: the nodes and controls may be gone already. */
+	if (!READ_ONCE(vdev->active))
+		return;
 	if (!vcap_enter(vdev, &idx))
 		return;
 	magic = vcap_rd32(vdev, VCAP_OFF_INFO(magic));

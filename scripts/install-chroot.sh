@@ -70,15 +70,31 @@ in_chroot $APT install -t "$suite-backports" \
 
 # The images of the same releases, unpacked rather than installed: the
 # VM boots them with an initramfs of its own, and no initramfs generator
-# runs in the chroot.
+# runs in the chroot.  Since 7.x linux-image-<release> only depends on
+# linux-binary- (the image, in /usr/lib/modules/<release>), linux-modules-
+# and linux-base- (modules.builtin, config, System.map) of the release.
 for h in "$root"/usr/src/linux-headers-*-amd64; do
 	rel=${h##*/linux-headers-}
 	[ -f "$root/boot/vmlinuz-$rel" ] && [ -d "$root/lib/modules/$rel/kernel" ] && continue
 	log "unpacking linux-image-$rel"
-	in_chroot sh -c "cd /var/cache/apt/archives &&
-		apt-get download -q linux-image-$rel >/dev/null 2>&1 &&
-		dpkg-deb -x linux-image-${rel}_*.deb / &&
-		depmod $rel" || die "cannot unpack linux-image-$rel"
+	in_chroot sh -c '
+		rel=$1
+		cd /var/cache/apt/archives || exit 1
+		apt-get download -q linux-image-$rel >/dev/null 2>&1 || exit 1
+		for p in linux-binary linux-modules linux-base; do
+			apt-get download -q $p-$rel >/dev/null 2>&1
+		done
+		for p in linux-image linux-binary linux-modules linux-base; do
+			for deb in $p-${rel}_*.deb; do
+				[ -f "$deb" ] && { dpkg-deb -x "$deb" / || exit 1; }
+			done
+		done
+		for f in vmlinuz config System.map; do
+			[ -f /boot/$f-$rel ] || [ ! -f /usr/lib/modules/$rel/$f ] ||
+				cp /usr/lib/modules/$rel/$f /boot/$f-$rel || exit 1
+		done
+		[ -f /boot/vmlinuz-$rel ] && depmod $rel' sh "$rel" ||
+		die "cannot unpack the image of $rel"
 done
 
 n=$(ls -d "$root"/lib/modules/*/build 2>/dev/null | wc -l)

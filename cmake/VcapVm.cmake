@@ -31,12 +31,13 @@ endif()
 message(STATUS "VM kernels: ${VCAP_KERNELS} (whole suite: ${VCAP_END_KERNELS}); "
 	"PREEMPT_RT: ${VCAP_RT_KERNELS}; debug: ${VCAP_DEBUG_KERNELS}")
 
-# vcap_kernels_for(<out> [CORE | RT_ONLY | NEWEST] [DEBUG])
+# vcap_kernels_for(<out> [CORE | RT_ONLY | NEWEST] [OLDEST] [DEBUG])
 # The kernels a test runs on: the whole-suite kernels by default; CORE
 # every standard and PREEMPT_RT kernel; RT_ONLY the PREEMPT_RT ones;
-# NEWEST the newest standard one.  DEBUG adds the debug kernel.
+# NEWEST the newest standard one.  OLDEST adds the oldest standard one,
+# DEBUG the debug kernel.
 function(vcap_kernels_for out)
-	cmake_parse_arguments(K "CORE;RT_ONLY;NEWEST;DEBUG" "" "" ${ARGN})
+	cmake_parse_arguments(K "CORE;RT_ONLY;NEWEST;OLDEST;DEBUG" "" "" ${ARGN})
 	if(K_CORE)
 		set(kernels ${VCAP_KERNELS} ${VCAP_RT_KERNELS})
 	elseif(K_RT_ONLY)
@@ -45,6 +46,9 @@ function(vcap_kernels_for out)
 		set(kernels ${vcap_newest})
 	else()
 		set(kernels ${VCAP_END_KERNELS})
+	endif()
+	if(K_OLDEST AND VCAP_KERNELS)
+		list(APPEND kernels ${vcap_oldest})
 	endif()
 	if(K_DEBUG)
 		list(APPEND kernels ${VCAP_DEBUG_KERNELS})
@@ -76,13 +80,14 @@ set(VCAP_VM_TEST_COSTS
 	vcap-stream-vcap 55  viewer-xvfb-vcap-soft 55)
 
 # vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [CORE | RT_ONLY |
-#                  NEWEST] [DEBUG] [VM_ARGS <a>...] COMMAND <guest command>...)
+#                  NEWEST] [OLDEST] [DEBUG] [VM_ARGS <a>...]
+#                  COMMAND <guest command>...)
 # The test runs on the kernels vcap_kernels_for() gives for the same
 # flags; on the debug kernel it also carries the label debugkernel.  In
 # the guest, @KVER@ in VM_ARGS or COMMAND becomes the kernel release and
 # @KMOD@ the path of vcap.ko built for it.
 function(vcap_add_vm_test)
-	cmake_parse_arguments(T "CORE;RT_ONLY;NEWEST;DEBUG" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
+	cmake_parse_arguments(T "CORE;RT_ONLY;NEWEST;OLDEST;DEBUG" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
 	if(NOT T_TIMEOUT)
 		set(T_TIMEOUT 300)
 	endif()
@@ -104,7 +109,7 @@ function(vcap_add_vm_test)
 		endif()
 	endif()
 	set(flags "")
-	foreach(f CORE RT_ONLY NEWEST DEBUG)
+	foreach(f CORE RT_ONLY NEWEST OLDEST DEBUG)
 		if(T_${f})
 			list(APPEND flags ${f})
 		endif()

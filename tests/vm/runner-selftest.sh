@@ -94,8 +94,9 @@ debug-reports)
 		expect 125 'the guest kernel log has errors' 60 -- --kernel "$kver" \
 			--timeout 60 -- sh -c 'echo "$1" >/dev/kmsg' sh "$line" || exit 1
 	done
-	expect 0 '' 60 -- --kernel "$kver" --timeout 60 -- sh -c \
-		'echo "DMA-API: preallocated 65536 debug entries" >/dev/kmsg' ;;
+	expect 0 'start-up lines pass' 60 -- --kernel "$kver" --timeout 60 -- sh -c \
+		'echo "DMA-API: preallocated 65536 debug entries" >/dev/kmsg &&
+		echo "start-up lines pass"' ;;
 kmemleak)
 	# A module that leaks one allocation when it loads.
 	expect 125 'kmemleak reports leaks' 360 -- --kernel "$kver" --timeout 360 -- \

@@ -14,7 +14,9 @@
 #include <linux/types.h>
 
 #define VCAP_BOARD_MAGIC		0x50414356u	/* "VCAP" */
-#define VCAP_BOARD_ABI_VERSION		1u
+#define VCAP_BOARD_ABI_VERSION		2u
+/* The oldest ABI a driver still drives: version 1 has no DMA block. */
+#define VCAP_BOARD_ABI_MIN		1u
 
 /* The control page occupies the first 16 KiB of BAR2; VRAM follows. */
 #define VCAP_CTRL_SIZE			0x4000u
@@ -43,6 +45,7 @@
 #define VCAP_CAP_VFLIP			(1u << 2)
 #define VCAP_CAP_PATTERNS		(1u << 3)	/* request.pattern honoured */
 #define VCAP_CAP_HDMI			(1u << 4)	/* HDMI receiver: link, edid */
+#define VCAP_CAP_DMA			(1u << 5)	/* writes into host memory */
 
 /* Test patterns (request.pattern).  The stamp is drawn on all of them. */
 enum vcap_pattern {
@@ -82,6 +85,13 @@ enum vcap_pattern {
 /* request.flags */
 #define VCAP_REQ_HFLIP			(1u << 0)
 #define VCAP_REQ_VFLIP			(1u << 1)
+/*
+ * START: deliver the frames into the buffers the driver posts (struct
+ * vcap_board_dma) rather than only into the VRAM ring.  Taken only with
+ * VCAP_CAP_DMA; refused with VCAP_ERR_BAD_DMA if the rings it names are
+ * not in host memory.
+ */
+#define VCAP_REQ_DMA			(1u << 2)
 
 /* status.error: why the request acknowledged last was refused. */
 #define VCAP_ERR_NONE			0
@@ -96,6 +106,7 @@ enum vcap_pattern {
 #define VCAP_ERR_BAD_INPUT		9	/* input not VCAP_INPUT_* */
 #define VCAP_ERR_NO_LINK		10	/* reserved: HDMI link not locked */
 #define VCAP_ERR_TIMINGS		11	/* reserved: not the source's mode */
+#define VCAP_ERR_BAD_DMA		12	/* DMA rings unusable, or no DMA */
 
 /* status.state */
 #define VCAP_STATE_STOPPED		0
@@ -269,6 +280,88 @@ struct vcap_board_edid {
 	__u8 data[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
 };
 
+/*
+ * DMA (info.caps & VCAP_CAP_DMA, ABI 2): the board writes each frame into
+ * a buffer the driver posted, in host memory, through that buffer's
+ * scatter list, the way a capture card's DMA engine does.
+ *
+ * The driver allocates, in DMA-coherent host memory, a descriptor ring and
+ * a completion ring of the same power-of-two size, and one scatter list
+ * per buffer.  Before a START with VCAP_REQ_DMA it writes their bus
+ * addresses and size into dma (desc_head 0); the board takes them when it
+ * accepts the request, with comp_head 0.
+ *
+ * Posting: the driver writes desc[desc_head % entries], then (wmb)
+ * desc_head + 1.  The board takes descriptors in order, one per frame.
+ * Completing: the board writes the frame through the scatter list, then
+ * (wmb) comp[comp_head % entries], then (wmb) comp_head + 1, then raises
+ * VCAP_VEC_FRAME.  A frame made with no descriptor posted is dropped and
+ * counted in status.frames_overwritten.  The driver never has more
+ * buffers outstanding than the rings hold, so completions never wrap
+ * over one not read yet.
+ *
+ * Stopping: the acknowledgement of any request that ends DMA (a STOP, a
+ * START without VCAP_REQ_DMA or with other rings) means that the board
+ * has stopped writing to everything posted before it: no pixel and no
+ * completion after it.  Descriptors it took and did not complete are
+ * dropped.
+ *
+ * Everything the board writes (comp[], comp_head) is untrusted: the
+ * driver accepts a completion only for a buffer it posted and the board
+ * has not completed yet, with comp.index the next completion number,
+ * bytesused within the buffer and sequence after the previous one.  The
+ * firmware checks every scatter entry against the host's memory before it
+ * writes a byte.
+ */
+#define VCAP_DMA_MAX_ENTRIES		64	/* ring size, a power of two */
+#define VCAP_DMA_MAX_SG			65536	/* scatter entries per buffer */
+
+/* One scatter entry: a run of bus addresses in host memory. */
+struct vcap_dma_sg {
+	__le64 addr;
+	__le32 len;			/* bytes, > 0 */
+	__le32 reserved;
+};
+
+/* One posted buffer, written by the driver. */
+struct vcap_dma_desc {
+	__le32 id;			/* the driver's buffer id */
+	__le32 nents;			/* entries at sg_addr */
+	__le64 sg_addr;			/* bus address of the scatter list */
+	__le64 length;			/* bytes: the sum of the entries */
+};
+
+/* comp.flags */
+#define VCAP_COMP_ERROR			(1u << 0)	/* contents are bad */
+#define VCAP_COMP_NO_SIGNAL		(1u << 1)	/* no source; filler */
+
+/* One filled buffer, written by the board. */
+struct vcap_dma_comp {
+	__le32 index;			/* completion number, from 0 at START */
+	__le32 id;			/* desc.id of the buffer filled */
+	__le64 sequence;		/* frame number, as slot.sequence */
+	__le64 timestamp_ns;		/* firmware CLOCK_MONOTONIC */
+	__le32 bytesused;
+	__le32 flags;			/* VCAP_COMP_* */
+	__le32 mode_gen;		/* status.mode_gen it was made in */
+	__le32 reserved[3];
+};
+
+/* In the control page (BAR2), ABI 2. */
+struct vcap_board_dma {
+	/* Written by the driver. */
+	__le64 desc_addr;		/* bus address of desc[entries] */
+	__le64 comp_addr;		/* bus address of comp[entries] */
+	__le32 entries;			/* 2..VCAP_DMA_MAX_ENTRIES, power of 2 */
+	__le32 desc_head;		/* descriptors posted since START */
+	/* Written by the board. */
+	__le32 comp_head;		/* completions written since START */
+	__le32 desc_tail;		/* descriptors taken since START */
+	__le64 frames_written;		/* frames written into host memory */
+	__le64 desc_refused;		/* descriptors with a bad scatter list */
+	__le32 reserved[8];
+};
+
 struct vcap_board_ctrl {
 	struct vcap_board_info info;
 	struct vcap_board_request request;
@@ -276,6 +369,7 @@ struct vcap_board_ctrl {
 	struct vcap_board_slot slots[VCAP_MAX_SLOTS];
 	struct vcap_board_link link;
 	struct vcap_board_edid edid;
+	struct vcap_board_dma dma;	/* ABI 2 */
 };
 
 /* Byte offsets into BAR2, for readl()-style access. */
@@ -284,6 +378,7 @@ struct vcap_board_ctrl {
 #define VCAP_OFF_STATUS(f)	offsetof(struct vcap_board_ctrl, status.f)
 #define VCAP_OFF_LINK(f)	offsetof(struct vcap_board_ctrl, link.f)
 #define VCAP_OFF_EDID(f)	offsetof(struct vcap_board_ctrl, edid.f)
+#define VCAP_OFF_DMA(f)		offsetof(struct vcap_board_ctrl, dma.f)
 #define VCAP_OFF_SLOT(i, f)	(offsetof(struct vcap_board_ctrl, slots) + \
 				 (i) * sizeof(struct vcap_board_slot) + \
 				 offsetof(struct vcap_board_slot, f))

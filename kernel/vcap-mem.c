@@ -22,9 +22,15 @@
  * holds them and mapped into the kernel with vm_map_ram().
  *
  * DMABUF buffers are other exporters' dma-bufs.  The frame copy is a CPU
- * write, so an imported buffer needs no device attachment, only a kernel
- * mapping of the dma-buf (dma_buf_vmap()) inside a CPU access bracket,
- * for as long as videobuf2 keeps it mapped.
+ * write, so for it an imported buffer needs no device attachment, only a
+ * kernel mapping of the dma-buf (dma_buf_vmap()) inside a CPU access
+ * bracket, for as long as videobuf2 keeps it mapped.
+ *
+ * A board that writes frames itself (vcap-dma.c) gets each buffer mapped
+ * for its device once, by vcap_mem_dma_map(): the vmalloc pages of an
+ * MMAP buffer, the pinned pages of a USERPTR buffer, an attachment of an
+ * imported dma-buf.  prepare and finish hand the pages to the device and
+ * back around each frame.
  */
 
 #include <linux/dma-buf.h>
@@ -91,6 +97,15 @@ struct vcap_mem_buf {
 	/* dma-buf attachments (struct vcap_mem_attachment): under lock */
 	struct mutex lock;
 	struct list_head attachments;
+	/*
+	 * The board's view (vcap_mem_dma_map()), set up and torn down
+	 * under the queue lock: dma_table is &dma_sgt (MMAP, USERPTR) or
+	 * the attachment's table (DMABUF), NULL while not mapped.
+	 */
+	struct device *dma_dev;
+	struct sg_table dma_sgt;
+	struct sg_table *dma_table;
+	struct dma_buf_attachment *dma_attach;
 };
 
 struct vcap_mem_pool *vcap_mem_pool_create(void)
@@ -208,18 +223,53 @@ static unsigned int vcap_mem_num_users(void *buf_priv)
 	return refcount_read(&buf->refcount);
 }
 
+/* The kernel's alias of the buffer's pages, whole pages. */
+static void *vcap_mem_kernel_base(struct vcap_mem_buf *buf,
+				  unsigned long *len)
+{
+	if (buf->pages) {
+		*len = (unsigned long)buf->npages << PAGE_SHIFT;
+		return buf->map;
+	}
+	*len = buf->size;
+	return buf->vaddr;
+}
+
 /*
- * The frame was written through the kernel's mapping; on CPUs whose caches
- * alias, user space reads it through another one.
+ * Before the board writes a frame: the pages belong to the device.  A
+ * buffer the CPU fills needs nothing.
+ */
+static void vcap_mem_prepare(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	if (buf->dma_table && !buf->dbuf)
+		dma_sync_sgtable_for_device(buf->dma_dev, buf->dma_table,
+					    DMA_FROM_DEVICE);
+}
+
+/*
+ * The frame was written through the kernel's mapping, or by the board;
+ * on CPUs whose caches alias, user space reads it through another
+ * mapping, and the kernel's may hold lines from before the board wrote.
  */
 static void vcap_mem_finish(void *buf_priv)
 {
 	struct vcap_mem_buf *buf = buf_priv;
+	unsigned long len;
+	void *base;
 
 	/* An imported buffer is made visible by its exporter's CPU access. */
 	if (buf->dbuf)
 		return;
-	flush_kernel_vmap_range(buf->vaddr, buf->size);
+	base = vcap_mem_kernel_base(buf, &len);
+	if (buf->dma_table) {
+		dma_sync_sgtable_for_cpu(buf->dma_dev, buf->dma_table,
+					 DMA_FROM_DEVICE);
+		invalidate_kernel_vmap_range(base, len);
+	} else {
+		flush_kernel_vmap_range(base, len);
+	}
 }
 
 /* User mappings */
@@ -674,6 +724,126 @@ static void vcap_mem_detach_dmabuf(void *buf_priv)
 	kfree(buf);
 }
 
+/* Mapping for the board's DMA */
+
+/* The pages of an MMAP buffer, as an sg table; merged where contiguous. */
+static int vcap_mem_vmalloc_sgt(struct vcap_mem_buf *buf)
+{
+	unsigned int i, n = buf->size >> PAGE_SHIFT;
+	struct page **pages;
+	int ret;
+
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pages[i] = vcap_mem_page(buf, i);
+	ret = sg_alloc_table_from_pages(&buf->dma_sgt, pages, n, 0, buf->size,
+					GFP_KERNEL);
+	kvfree(pages);
+	return ret;
+}
+
+static int vcap_mem_dma_map_dmabuf(struct vcap_mem_buf *buf,
+				   struct device *dev)
+{
+	struct dma_buf_attachment *attach;
+	struct sg_table *sgt;
+
+	attach = dma_buf_attach(buf->dbuf, dev);
+	if (IS_ERR(attach))
+		return PTR_ERR(attach);
+	sgt = dma_buf_map_attachment_unlocked(attach, DMA_FROM_DEVICE);
+	if (IS_ERR(sgt)) {
+		dma_buf_detach(buf->dbuf, attach);
+		return PTR_ERR(sgt);
+	}
+	buf->dma_attach = attach;
+	buf->dma_table = sgt;
+	return 0;
+}
+
+/*
+ * Map the buffer's memory for dev to write into, once, and return the
+ * table of bus addresses; it stays until vcap_mem_dma_unmap().  The
+ * caller holds the queue lock.
+ */
+struct sg_table *vcap_mem_dma_map(void *buf_priv, struct device *dev)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+	int ret;
+
+	if (buf->dma_table)
+		return buf->dma_table;
+	buf->dma_dev = dev;
+	if (buf->dbuf) {
+		ret = vcap_mem_dma_map_dmabuf(buf, dev);
+		return ret ? ERR_PTR(ret) : buf->dma_table;
+	}
+	if (buf->pages)
+		ret = sg_alloc_table_from_pages(&buf->dma_sgt, buf->pages,
+						buf->npages,
+						offset_in_page(buf->vaddr),
+						buf->size, GFP_KERNEL);
+	else
+		ret = vcap_mem_vmalloc_sgt(buf);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = dma_map_sgtable(dev, &buf->dma_sgt, DMA_FROM_DEVICE, 0);
+	if (ret) {
+		sg_free_table(&buf->dma_sgt);
+		return ERR_PTR(ret);
+	}
+	buf->dma_table = &buf->dma_sgt;
+	return buf->dma_table;
+}
+
+void vcap_mem_dma_unmap(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+
+	if (!buf->dma_table)
+		return;
+	if (buf->dma_attach) {
+		dma_buf_unmap_attachment_unlocked(buf->dma_attach,
+						  buf->dma_table,
+						  DMA_FROM_DEVICE);
+		dma_buf_detach(buf->dbuf, buf->dma_attach);
+		buf->dma_attach = NULL;
+	} else {
+		dma_unmap_sgtable(buf->dma_dev, &buf->dma_sgt, DMA_FROM_DEVICE,
+				  0);
+		sg_free_table(&buf->dma_sgt);
+	}
+	buf->dma_table = NULL;
+}
+
+/*
+ * The board may write into the buffer's memory at any time from now on:
+ * keep that memory from ever being reused.  Each page gets a reference
+ * that is never dropped; an imported dma-buf, whose pages the importer
+ * may not see, a reference to the dma-buf.  Returns the pages kept.
+ */
+unsigned long vcap_mem_dma_quarantine(void *buf_priv)
+{
+	struct vcap_mem_buf *buf = buf_priv;
+	unsigned long i, n;
+
+	if (buf->dbuf) {
+		get_dma_buf(buf->dbuf);
+		return PAGE_ALIGN(buf->dbuf->size) >> PAGE_SHIFT;
+	}
+	if (buf->pages) {
+		for (i = 0; i < buf->npages; i++)
+			get_page(buf->pages[i]);
+		return buf->npages;
+	}
+	n = buf->size >> PAGE_SHIFT;
+	for (i = 0; i < n; i++)
+		get_page(vcap_mem_page(buf, i));
+	return n;
+}
+
 const struct vb2_mem_ops vcap_vb2_mem_ops = {
 	.alloc = vcap_mem_alloc,
 	.put = vcap_mem_put,
@@ -684,6 +854,7 @@ const struct vb2_mem_ops vcap_vb2_mem_ops = {
 	.detach_dmabuf = vcap_mem_detach_dmabuf,
 	.map_dmabuf = vcap_mem_map_dmabuf,
 	.unmap_dmabuf = vcap_mem_unmap_dmabuf,
+	.prepare = vcap_mem_prepare,
 	.finish = vcap_mem_finish,
 	.vaddr = vcap_mem_vaddr,
 	.num_users = vcap_mem_num_users,

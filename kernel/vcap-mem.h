@@ -12,8 +12,10 @@
 #ifndef _VCAP_MEM_H
 #define _VCAP_MEM_H
 
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/mm_types.h>
+#include <linux/scatterlist.h>
 #include <media/videobuf2-core.h>
 
 struct vcap_mem_pool;
@@ -28,6 +30,15 @@ void vcap_mem_pool_put(struct vcap_mem_pool *pool);
  * kernel can map as memory, and read().
  */
 extern const struct vb2_mem_ops vcap_vb2_mem_ops;
+
+/*
+ * DMA by a board: map a buffer (a videobuf2 plane's mem_priv) for dev to
+ * write into, once, until unmapped; and keep its memory from the
+ * allocator for good when the board may never stop writing it.
+ */
+struct sg_table *vcap_mem_dma_map(void *buf_priv, struct device *dev);
+void vcap_mem_dma_unmap(void *buf_priv);
+unsigned long vcap_mem_dma_quarantine(void *buf_priv);
 
 /*
  * The V4L2 node's .mmap: vb2_fop_mmap() after refusing offsets that no

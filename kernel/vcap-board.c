@@ -109,9 +109,9 @@ int vcap_board_probe(struct vcap_dev *vdev)
 	/* The magic is written last: read the rest after it. */
 	rmb();
 	abi = vcap_rd32(vdev, VCAP_OFF_INFO(abi_version));
-	if (abi != VCAP_BOARD_ABI_VERSION) {
-		dev_err(dev, "board ABI version %u, driver speaks %u\n", abi,
-			VCAP_BOARD_ABI_VERSION);
+	if (abi < VCAP_BOARD_ABI_MIN || abi > VCAP_BOARD_ABI_VERSION) {
+		dev_err(dev, "board ABI version %u, driver speaks %u to %u\n",
+			abi, VCAP_BOARD_ABI_MIN, VCAP_BOARD_ABI_VERSION);
 		return -ENODEV;
 	}
 	vdev->board_abi = abi;

@@ -115,4 +115,23 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #define kzalloc_objs(obj, count, gfp) kcalloc(count, sizeof(obj), gfp)
 #endif
 
+/*
+ * Linux 6.8 let a queue hold more than VB2_MAX_FRAME buffers, up to its
+ * max_num_buffers.  Before, VB2_MAX_FRAME was the limit of every queue.
+ */
+#include <media/videobuf2-core.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+static inline void vcap_vb2_set_max_buffers(struct vb2_queue *q,
+					    unsigned int n)
+{
+}
+#else
+static inline void vcap_vb2_set_max_buffers(struct vb2_queue *q,
+					    unsigned int n)
+{
+	q->max_num_buffers = n;
+}
+#endif
+
 #endif /* _VCAP_COMPAT_H */

@@ -19,6 +19,7 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-dma.h"
 #include "vcap-dv.h"
 #include "vcap-format.h"
 #include "vcap-inject.h"
@@ -392,7 +393,10 @@ static int vcap_request_stop(struct vcap_dev *vdev)
  * Ask the board for the mode want with a pattern and flags, and take the
  * ring it acknowledges.  A fresh start begins delivery; a start that fails
  * after the board may have acted on it stops the board again, so that a
- * failed STREAMON leaves nothing running.  The caller holds req_lock.
+ * failed STREAMON leaves nothing running.  With DMA, a fresh start hands
+ * the board the rings first and posts the queued buffers once it
+ * acknowledged; every start keeps VCAP_REQ_DMA, since a START without it
+ * would end DMA.  The caller holds req_lock.
  */
 static int vcap_board_request_start(struct vcap_dev *vdev,
 				    const struct vcap_ring *want,
@@ -400,7 +404,7 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 {
 	struct vcap_board_request req = {};
 	struct vcap_ring ring;
-	int idx, ret;
+	int idx, ret, stop;
 
 	lockdep_assert_held(&vdev->req_lock);
 	req.cmd = cpu_to_le32(VCAP_CMD_START);
@@ -411,9 +415,13 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 	req.interval_num = cpu_to_le32(want->interval_num);
 	req.interval_den = cpu_to_le32(want->interval_den);
 	req.pattern = cpu_to_le32(pattern);
+	if (vdev->dma)
+		flags |= VCAP_REQ_DMA;
 	req.flags = cpu_to_le32(flags);
 	req.input = cpu_to_le32(want->input);
 
+	if (vdev->dma && fresh)
+		vcap_dma_setup(vdev);
 	ret = vcap_request(vdev, &req);
 	if (!ret) {
 		if (!vcap_enter(vdev, &idx)) {
@@ -430,8 +438,11 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 		 * started it.
 		 */
 		if (fresh && ret != -EINVAL && ret != -EBUSY &&
-		    ret != -ENOLINK)
-			vcap_request_stop(vdev);
+		    ret != -ENOLINK) {
+			stop = vcap_request_stop(vdev);
+			if (vdev->dma)
+				vcap_dma_stopped(vdev, !stop);
+		}
 		return ret;
 	}
 	ring.interval_num = want->interval_num;
@@ -451,6 +462,8 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 		WRITE_ONCE(vdev->streaming, true);
 	}
 	mutex_unlock(&vdev->deliver_lock);
+	if (vdev->dma && fresh)
+		vcap_dma_run(vdev);
 	return 0;
 }
 
@@ -513,17 +526,22 @@ int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags)
 
 /*
  * Stop delivery and the board; queued buffers stay for the caller, which
- * holds the queue lock.
+ * holds the queue lock.  With DMA this is a handshake: only the board's
+ * acknowledgment of the STOP gives the buffers it holds back.
  */
 void vcap_board_stop(struct vcap_dev *vdev)
 {
+	int ret;
+
 	lockdep_assert_held(&vdev->lock);
 	mutex_lock(&vdev->deliver_lock);
 	WRITE_ONCE(vdev->streaming, false);
 	mutex_unlock(&vdev->deliver_lock);
 
 	mutex_lock(&vdev->req_lock);
-	vcap_request_stop(vdev);
+	ret = vcap_request_stop(vdev);
+	if (vdev->dma)
+		vcap_dma_stopped(vdev, !ret);
 	mutex_lock(&vdev->deliver_lock);
 	memset(&vdev->ring, 0, sizeof(vdev->ring));
 	mutex_unlock(&vdev->deliver_lock);

@@ -11,6 +11,7 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-dma.h"
 #include "vcap-inject.h"
 #include "vcap-mem.h"
 #include "vcap-watchdog.h"
@@ -89,6 +90,7 @@ struct vcap_dev *vcap_dev_alloc(struct device *parent,
 	vdev->ops = ops;
 	vdev->board = board;
 	vdev->bar_size = bar_size;
+	vdev->xfer = &vcap_copy_transfer;
 	ratelimit_state_init(&vdev->board_log_rs, DEFAULT_RATELIMIT_INTERVAL,
 			     DEFAULT_RATELIMIT_BURST);
 	mutex_init(&vdev->req_lock);
@@ -137,30 +139,38 @@ int vcap_dev_register(struct vcap_dev *vdev)
 {
 	int ret;
 
-	ret = vcap_v4l2_register(vdev);
+	ret = vcap_dma_init(vdev);
 	if (ret)
 		return ret;
+	ret = vcap_v4l2_register(vdev);
+	if (ret)
+		goto err_dma;
 	ret = vcap_vram_register(vdev);
 	if (ret)
 		goto err_v4l2;
 	dev_info(vdev->parent,
-		 "vcap%u: %s board \"%s\" serial \"%s\", %llu MiB, %u modes, %s\n",
+		 "vcap%u: %s board \"%s\" serial \"%s\", %llu MiB, %u modes, %s, frames by %s\n",
 		 vdev->index, vdev->soft ? "software" : "PCI", vdev->name,
 		 vdev->serial, vdev->bar_size >> 20, vdev->num_modes,
-		 vdev->irq ? "interrupts" : "polled");
+		 vdev->irq ? "interrupts" : "polled", vdev->xfer->name);
 	WRITE_ONCE(vdev->active, true);
 	queue_delayed_work(vdev->wq, &vdev->watchdog,
 			   msecs_to_jiffies(VCAP_WATCHDOG_MS));
 	return 0;
 err_v4l2:
 	vcap_v4l2_unregister(vdev);
+err_dma:
+	vcap_dma_fini(vdev);
 	return ret;
 }
 
 /*
  * Remove the nodes, stop the board, and make sure nothing touches it
  * again: after this returns the board driver may unmap and free it.
- * The reverse of vcap_dev_register().
+ * The reverse of vcap_dev_register().  Unregistering the video node
+ * stops a running stream, with the board's acknowledgment when it
+ * writes into the buffers, and frees the buffers' DMA state; the rings
+ * go last, once no delivery work can read them.
  */
 void vcap_dev_unregister(struct vcap_dev *vdev)
 {
@@ -180,6 +190,7 @@ void vcap_dev_unregister(struct vcap_dev *vdev)
 	WRITE_ONCE(vdev->streaming, false);
 	mutex_unlock(&vdev->deliver_lock);
 	cancel_work_sync(&vdev->deliver_work);
+	vcap_dma_fini(vdev);
 	wake_up_interruptible_all(&vdev->frame_wq);
 }
 

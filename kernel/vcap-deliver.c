@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vcap frame delivery: the frames a board publishes in its ring, copied
- * into the buffers user space queued, in order and whole.
+ * into the buffers user space queued, in order and whole; and the
+ * completion of filled buffers, whichever transfer mode filled them.
  */
 #include <linux/ktime.h>
 
@@ -148,17 +149,15 @@ static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
 
 /*
  * When the frame ended (V4L2_BUF_FLAG_TSTAMP_SRC_EOF): the time the board
- * stamped it with, where the board's clock is this machine's
+ * stamped it with (board_ns), where the board's clock is this machine's
  * CLOCK_MONOTONIC (the software board), else the time the board said it
  * was done.  Either is a board value: one in the future, or before the
- * previous buffer's, or more than a second old, gives way to the time
- * the copy began.
+ * previous buffer's, or more than a second old, gives way to now, the
+ * time the driver took the frame.
  */
-static u64 vcap_frame_time(struct vcap_dev *vdev,
-			   const struct vcap_board_slot *hdr, u64 now)
+u64 vcap_deliver_time(struct vcap_dev *vdev, u64 board_ns, u64 now)
 {
-	u64 t = vdev->soft ? le64_to_cpu(hdr->timestamp_ns) :
-			     (u64)atomic64_read(&vdev->notify_ns);
+	u64 t = vdev->soft ? board_ns : (u64)atomic64_read(&vdev->notify_ns);
 
 	lockdep_assert_held(&vdev->deliver_lock);
 	if (t > now || t <= vdev->last_timestamp || now - t > NSEC_PER_SEC)
@@ -170,9 +169,9 @@ static u64 vcap_frame_time(struct vcap_dev *vdev,
  * A buffer is filled outside the queue lock and completes under it, in
  * vcap_deliver_complete(): until then it waits on done_list.
  */
-static void vcap_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
-			   u32 sequence, u64 timestamp,
-			   enum vb2_buffer_state state)
+void vcap_deliver_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
+			    u32 sequence, u64 timestamp,
+			    enum vb2_buffer_state state)
 {
 	unsigned long flags;
 
@@ -215,16 +214,19 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 		atomic64_inc(&vdev->stats.dropped);
 		return VCAP_COPY_DONE;
 	}
-	ts = vcap_frame_time(vdev, hdr, ktime_get_ns());
+	ts = vcap_deliver_time(vdev, le64_to_cpu(hdr->timestamp_ns),
+			       ktime_get_ns());
 	if ((flags & (VCAP_SLOT_ERROR | VCAP_SLOT_NO_SIGNAL)) ||
 	    used != ring->sizeimage) {
 		atomic64_inc(&vdev->stats.rejected);
-		vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_ERROR);
+		vcap_deliver_fill_done(vdev, buf, sequence, ts,
+				       VB2_BUF_STATE_ERROR);
 		return VCAP_COPY_DONE;
 	}
 	dst = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
 	if (!dst || vb2_plane_size(&buf->vb.vb2_buf, 0) < ring->sizeimage) {
-		vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_ERROR);
+		vcap_deliver_fill_done(vdev, buf, sequence, ts,
+				       VB2_BUF_STATE_ERROR);
 		return VCAP_COPY_DONE;
 	}
 	vdev->ops->copy_from(vdev, dst,
@@ -235,15 +237,15 @@ static enum vcap_copy vcap_deliver_one(struct vcap_dev *vdev, u32 slot,
 	if (vcap_rd32(vdev, VCAP_OFF_SLOT(slot, lock)) != lock) {
 		atomic64_inc(&vdev->stats.torn);
 		if (last_try) {
-			vcap_fill_done(vdev, buf, sequence, ts,
-				       VB2_BUF_STATE_ERROR);
+			vcap_deliver_fill_done(vdev, buf, sequence, ts,
+					       VB2_BUF_STATE_ERROR);
 			return VCAP_COPY_DONE;
 		}
 		vcap_requeue_buffer(vdev, buf);
 		return VCAP_COPY_TORN;
 	}
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, ring->sizeimage);
-	vcap_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_DONE);
+	vcap_deliver_fill_done(vdev, buf, sequence, ts, VB2_BUF_STATE_DONE);
 	atomic64_inc(&vdev->stats.delivered);
 	atomic64_set(&vdev->stats.latency_ns,
 		     ktime_get_ns() - atomic64_read(&vdev->notify_ns));
@@ -329,13 +331,34 @@ static void vcap_deliver_frames(struct vcap_dev *vdev)
 	vcap_exit(vdev, idx);
 }
 
+/* The copy path queues a buffer for the next frame the board publishes. */
+static void vcap_copy_buf_queue(struct vcap_dev *vdev, struct vcap_buffer *buf)
+{
+	unsigned long flags;
+	int idx;
+
+	spin_lock_irqsave(&vdev->buf_lock, flags);
+	list_add_tail(&buf->list, &vdev->buf_list);
+	spin_unlock_irqrestore(&vdev->buf_lock, flags);
+	if (vdev->ops->buffer_queued && vcap_enter(vdev, &idx)) {
+		vdev->ops->buffer_queued(vdev);
+		vcap_exit(vdev, idx);
+	}
+}
+
+const struct vcap_transfer_ops vcap_copy_transfer = {
+	.name = "copy",
+	.buf_queue = vcap_copy_buf_queue,
+	.deliver = vcap_deliver_frames,
+};
+
 void vcap_deliver_work(struct work_struct *work)
 {
 	struct vcap_dev *vdev = container_of(work, struct vcap_dev,
 					     deliver_work);
 
 	mutex_lock(&vdev->deliver_lock);
-	vcap_deliver_frames(vdev);
+	vdev->xfer->deliver(vdev);
 	mutex_unlock(&vdev->deliver_lock);
 	vcap_deliver_complete(vdev, true);
 }
@@ -372,7 +395,7 @@ void vcap_frame_done_sync(struct vcap_dev *vdev)
 		queue_work(vdev->wq, &vdev->deliver_work);
 		return;
 	}
-	vcap_deliver_frames(vdev);
+	vdev->xfer->deliver(vdev);
 	mutex_unlock(&vdev->deliver_lock);
 	if (!vcap_deliver_complete(vdev, false))
 		queue_work(vdev->wq, &vdev->deliver_work);

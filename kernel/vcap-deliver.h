@@ -19,4 +19,29 @@ void vcap_deliver_reset(struct vcap_dev *vdev);
 /* The delivery work (vcap_dev.deliver_work). */
 void vcap_deliver_work(struct work_struct *work);
 
+/*
+ * How frames reach the V4L2 buffers: copied out of the board's ring by
+ * the CPU, or written by the board itself (vcap-dma.c).  One table per
+ * transfer mode, chosen at registration; both are always built.  The
+ * buffer hooks run under the queue lock, deliver under deliver_lock.
+ */
+struct vcap_transfer_ops {
+	const char *name;		/* sysfs "transfer", the log */
+	int (*buf_init)(struct vcap_dev *vdev, struct vcap_buffer *buf);
+	void (*buf_cleanup)(struct vcap_dev *vdev, struct vcap_buffer *buf);
+	void (*buf_queue)(struct vcap_dev *vdev, struct vcap_buffer *buf);
+	void (*deliver)(struct vcap_dev *vdev);
+};
+
+extern const struct vcap_transfer_ops vcap_copy_transfer;
+
+/*
+ * For a transfer mode: the time a frame ended, from the board's stamp
+ * (checked), and a filled buffer handed to vcap_deliver_complete().
+ */
+u64 vcap_deliver_time(struct vcap_dev *vdev, u64 board_ns, u64 now);
+void vcap_deliver_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
+			    u32 sequence, u64 timestamp,
+			    enum vb2_buffer_state state);
+
 #endif /* _VCAP_DELIVER_H */

@@ -8,8 +8,9 @@
  * BAR2 is mapped write-back: on ivshmem it is host RAM shared with the
  * firmware, and any other attribute would only slow every access down.  A
  * real card's frame memory would be mapped write-combining for user space
- * (uncached for its registers), and the driver would DMA into system RAM
- * instead of copying out of the BAR.
+ * (uncached for its registers).  A board with VCAP_CAP_DMA writes frames
+ * into the guest's RAM itself, through the PCI device's bus addresses
+ * (the guest-physical ones: ivshmem sits behind no IOMMU).
  */
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
@@ -50,6 +51,7 @@ struct vcap_pci {
 	struct hrtimer poll;
 	ktime_t poll_period;
 	u32 last_seq;
+	u32 last_comp;
 	u32 last_gen;
 	u32 last_state;
 };
@@ -97,6 +99,7 @@ static const struct vcap_board_ops vcap_pci_ops = {
 	.copy_from = vcap_pci_copy_from,
 	.doorbell = vcap_pci_doorbell,
 	.pfn = vcap_pci_pfn,
+	.dma = true,
 };
 
 static irqreturn_t vcap_pci_frame_irq(int irq, void *data)
@@ -119,17 +122,21 @@ static enum hrtimer_restart vcap_pci_poll(struct hrtimer *timer)
 {
 	struct vcap_pci *vp = container_of(timer, struct vcap_pci, poll);
 	struct vcap_dev *vdev = vp->vdev;
-	u32 seq, gen, state;
+	u32 seq, comp = 0, gen, state;
 	int idx;
 
 	if (!vcap_enter(vdev, &idx))
 		return HRTIMER_NORESTART;
 	seq = readl(vp->mem + VCAP_OFF_STATUS(latest_seq));
+	/* Frames written into host memory count from ABI 2 on. */
+	if (vdev->board_abi >= 2)
+		comp = readl(vp->mem + VCAP_OFF_DMA(comp_head));
 	gen = readl(vp->mem + VCAP_OFF_STATUS(mode_gen));
 	state = readl(vp->mem + VCAP_OFF_STATUS(state));
 	vcap_exit(vdev, idx);
-	if (seq != vp->last_seq) {
+	if (seq != vp->last_seq || comp != vp->last_comp) {
 		vp->last_seq = seq;
+		vp->last_comp = comp;
 		vcap_frame_done(vdev);
 	}
 	if (gen != vp->last_gen || state != vp->last_state) {

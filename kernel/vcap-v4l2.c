@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
+#include "vcap-deliver.h"
 #include "vcap-dv.h"
 #include "vcap-inject.h"
 #include "vcap-format.h"
@@ -146,20 +147,33 @@ static int vcap_buf_prepare(struct vb2_buffer *vb)
 	return 0;
 }
 
+/*
+ * Once per memory videobuf2 gives a buffer (allocation, or a USERPTR or
+ * DMABUF plane that changed), and before it takes the memory back: what
+ * the transfer mode keeps per buffer.
+ */
+static int vcap_buf_init(struct vb2_buffer *vb)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (!vdev->xfer->buf_init)
+		return 0;
+	return vdev->xfer->buf_init(vdev, to_vcap_buffer(vb));
+}
+
+static void vcap_buf_cleanup(struct vb2_buffer *vb)
+{
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (vdev->xfer->buf_cleanup)
+		vdev->xfer->buf_cleanup(vdev, to_vcap_buffer(vb));
+}
+
 static void vcap_buf_queue(struct vb2_buffer *vb)
 {
 	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
-	struct vcap_buffer *buf = to_vcap_buffer(vb);
-	unsigned long flags;
-	int idx;
 
-	spin_lock_irqsave(&vdev->buf_lock, flags);
-	list_add_tail(&buf->list, &vdev->buf_list);
-	spin_unlock_irqrestore(&vdev->buf_lock, flags);
-	if (vdev->ops->buffer_queued && vcap_enter(vdev, &idx)) {
-		vdev->ops->buffer_queued(vdev);
-		vcap_exit(vdev, idx);
-	}
+	vdev->xfer->buf_queue(vdev, to_vcap_buffer(vb));
 }
 
 void vcap_v4l2_return_buffers(struct vcap_dev *vdev,
@@ -201,6 +215,8 @@ static void vcap_stop_streaming(struct vb2_queue *q)
 
 static const struct vb2_ops vcap_vb2_ops = {
 	.queue_setup = vcap_queue_setup,
+	.buf_init = vcap_buf_init,
+	.buf_cleanup = vcap_buf_cleanup,
 	.buf_prepare = vcap_buf_prepare,
 	.buf_queue = vcap_buf_queue,
 	.start_streaming = vcap_start_streaming,
@@ -541,7 +557,10 @@ int vcap_v4l2_register(struct vcap_dev *vdev)
 	q->mem_ops = &vcap_vb2_mem_ops;
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
 	q->lock = &vdev->lock;
+	/* The board's device: the one its DMA maps buffers for. */
 	q->dev = vdev->parent;
+	/* A buffer's index is its DMA id: no more than the rings hold. */
+	vcap_vb2_set_max_buffers(q, VB2_MAX_FRAME);
 	ret = vb2_queue_init(q);
 	if (ret)
 		goto err;

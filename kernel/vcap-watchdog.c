@@ -10,6 +10,7 @@
 #include "vcap.h"
 #include "vcap-board.h"
 #include "vcap-deliver.h"
+#include "vcap-dma.h"
 #include "vcap-dv.h"
 #include "vcap-watchdog.h"
 
@@ -34,6 +35,8 @@ static void vcap_board_failed(struct vcap_dev *vdev, const char *why)
 	mutex_lock(&vdev->deliver_lock);
 	vdev->board_dead = true;
 	mutex_unlock(&vdev->deliver_lock);
+	/* What the board holds it may still write: never reuse it. */
+	vcap_dma_abandon(vdev, why);
 	vcap_v4l2_return_buffers(vdev, VB2_BUF_STATE_ERROR);
 	mutex_unlock(&vdev->lock);
 }

@@ -30,7 +30,9 @@
 #define VCAP_MAX_BOARDS		16
 
 struct vcap_dev;
+struct vcap_dma;
 struct vcap_mem_pool;
+struct vcap_transfer_ops;
 
 /*
  * Access to one board.  Offsets are BAR2 byte offsets; the core has
@@ -40,7 +42,10 @@ struct vcap_mem_pool;
 struct vcap_board_ops {
 	u32 (*read32)(struct vcap_dev *vdev, u32 off);
 	void (*write32)(struct vcap_dev *vdev, u32 off, u32 val);
-	/* Copy len bytes of BAR2 at off into dst (the stand-in for DMA). */
+	/*
+	 * Copy len bytes of BAR2 at off into dst: how frames reach the
+	 * buffers on the copy path.
+	 */
 	void (*copy_from)(struct vcap_dev *vdev, void *dst, u64 off,
 			  size_t len);
 	/* Tell the board a request is waiting. */
@@ -60,6 +65,11 @@ struct vcap_board_ops {
 	 * on demand may make one now.  Called under the queue lock.
 	 */
 	void (*buffer_queued)(struct vcap_dev *vdev);
+	/*
+	 * The board can write into host memory (VCAP_CAP_DMA) through the
+	 * parent device: bus addresses of the parent are the board's.
+	 */
+	bool dma;
 };
 
 /* The mode the board runs, as validated when it acknowledged it. */
@@ -101,6 +111,8 @@ struct vcap_stats {
 	atomic64_t interrupts;	/* frame-done and status notifications */
 	atomic64_t latency_ns;	/* board timestamp to buffer completion */
 	atomic64_t errors;	/* board faults: heartbeat, nonsense */
+	atomic64_t dma_refused;	/* DMA completions failing a check */
+	atomic64_t dma_quarantined_pages; /* kept from a board that never stopped */
 };
 
 /* A buffer queued by user space, waiting for a frame or to complete. */
@@ -108,6 +120,18 @@ struct vcap_buffer {
 	struct vb2_v4l2_buffer vb;
 	struct list_head list;
 	enum vb2_buffer_state state;	/* on done_list: how it completes */
+	/*
+	 * DMA (vcap-dma.c): the board's scatter list for this buffer, in
+	 * coherent memory, set up by buf_init and freed by buf_cleanup,
+	 * both under the queue lock.  posted is protected by buf_lock.
+	 */
+	struct vcap_dma_sg *sg;
+	dma_addr_t sg_addr;
+	size_t sg_size;			/* bytes of coherent memory at sg */
+	u32 nents;
+	u64 length;			/* bytes the entries cover */
+	bool posted;			/* the board holds its descriptor */
+	bool quarantined;		/* the board may write it, forever */
 };
 
 /*
@@ -206,6 +230,14 @@ struct vcap_dev {
 
 	struct vcap_stats stats;
 	struct ratelimit_state board_log_rs;	/* what the board makes us say */
+
+	/*
+	 * How frames reach the buffers (vcap-deliver.h), and the DMA
+	 * engine (vcap-dma.c) or NULL on the copy path: const while
+	 * registered.
+	 */
+	const struct vcap_transfer_ops *xfer;
+	struct vcap_dma *dma;
 
 	/* Buffer memory of this device's queue, capped: vcap-mem.c. */
 	struct vcap_mem_pool *pool;

@@ -352,6 +352,15 @@ const struct vcap_transfer_ops vcap_copy_transfer = {
 	.deliver = vcap_deliver_frames,
 };
 
+void vcap_deliver_log_status(struct vcap_dev *vdev)
+{
+	v4l2_info(&vdev->v4l2_dev,
+		  "transfer: %s, %lld DMA completions refused, %lld pages quarantined\n",
+		  vdev->xfer->name,
+		  (long long)atomic64_read(&vdev->stats.dma_refused),
+		  (long long)atomic64_read(&vdev->stats.dma_quarantined_pages));
+}
+
 void vcap_deliver_work(struct work_struct *work)
 {
 	struct vcap_dev *vdev = container_of(work, struct vcap_dev,

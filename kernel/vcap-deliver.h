@@ -35,6 +35,9 @@ struct vcap_transfer_ops {
 
 extern const struct vcap_transfer_ops vcap_copy_transfer;
 
+/* LOG_STATUS: the transfer mode and what it counted. */
+void vcap_deliver_log_status(struct vcap_dev *vdev);
+
 /*
  * For a transfer mode: the time a frame ended, from the board's stamp
  * (checked), and a filled buffer handed to vcap_deliver_complete().

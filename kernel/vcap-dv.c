@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "vcap.h"
 #include "vcap-board.h"
+#include "vcap-deliver.h"
 #include "vcap-dv.h"
 #include "vcap-timings.h"
 
@@ -486,5 +487,6 @@ int vcap_log_status(struct file *file, void *priv)
 			  vdev->edid_blocks,
 			  vdev->edid_blocks ? "" : " (hotplug low)");
 	}
+	vcap_deliver_log_status(vdev);
 	return v4l2_ctrl_log_status(file, priv);
 }

@@ -4,6 +4,7 @@
 #include <linux/sysfs.h>
 
 #include "vcap.h"
+#include "vcap-deliver.h"
 
 /*
  * The serial the board published, validated at probe (printable ASCII,
@@ -19,8 +20,22 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(serial);
 
+/*
+ * How frames reach the V4L2 buffers: "dma", written by the board, or
+ * "copy", copied by the driver.  Chosen at probe, constant afterwards.
+ */
+static ssize_t transfer_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct vcap_dev *vdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", vdev->xfer->name);
+}
+static DEVICE_ATTR_RO(transfer);
+
 static struct attribute *vcap_board_attrs[] = {
 	&dev_attr_serial.attr,
+	&dev_attr_transfer.attr,
 	NULL
 };
 
@@ -60,6 +75,10 @@ static struct vcap_stat_attr vcap_stat_attrs[] = {
 	  offsetof(struct vcap_stats, latency_ns) },
 	{ __ATTR(errors, 0444, vcap_stat_show, NULL),
 	  offsetof(struct vcap_stats, errors) },
+	{ __ATTR(dma_refused, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, dma_refused) },
+	{ __ATTR(dma_quarantined_pages, 0444, vcap_stat_show, NULL),
+	  offsetof(struct vcap_stats, dma_quarantined_pages) },
 };
 
 static struct attribute *vcap_stats_attrs[] = {
@@ -70,6 +89,8 @@ static struct attribute *vcap_stats_attrs[] = {
 	&vcap_stat_attrs[4].attr.attr,
 	&vcap_stat_attrs[5].attr.attr,
 	&vcap_stat_attrs[6].attr.attr,
+	&vcap_stat_attrs[7].attr.attr,
+	&vcap_stat_attrs[8].attr.attr,
 	NULL
 };
 

@@ -384,7 +384,7 @@ static void vcap_dma_quarantine(struct vcap_dev *vdev, const char *why)
 	atomic64_add(pages, &vdev->stats.dma_quarantined_pages);
 	if (pages)
 		dev_err(vdev->parent,
-			"board did not stop writing into host memory (%s): %lu pages kept out of use for good\n",
+			"board did not stop writing into host memory (%s): %lu pages quarantined for good\n",
 			why, pages);
 }
 

@@ -23,7 +23,7 @@
 # guest: their rows are labelled "DMA" and "copy".
 # The scale part streams from many boards at once: the guest gets 2 GiB of
 # memory for it, and a second DMA board (a third vcap-fw).
-# VCAP_BENCH_RAM_DIR: where the guest's memory file goes (default /dev/shm).
+# VCAP_RAM_DIR: where the guest's memory file goes (default /dev/shm).
 # Results: DIR/bench-results/ (bench.json, per-kernel results.jsonl and
 # latencies, benchmarks.md, *.png).
 set -u
@@ -156,7 +156,7 @@ for k in $kernels; do
 		log "$k: this vcap-fw has no --guest-ram: the PCI board runs its copy path only"
 	elif [ $pci = 1 ] && [ -x "$fw" ] && [ $dma = 1 ]; then
 		# The guest's memory, shared with the DMA boards' firmware.
-		ram=$(mktemp "${VCAP_BENCH_RAM_DIR:-/dev/shm}/vcap-bench-ram.XXXXXX") &&
+		ram=$(mktemp "${VCAP_RAM_DIR:-/dev/shm}/vcap-bench-ram.XXXXXX") &&
 			truncate -s "$guest_mem" "$ram" || {
 			log "$k: no guest memory file: the PCI board runs its copy path only"
 			[ -n "$ram" ] && rm -f "$ram"

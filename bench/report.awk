@@ -663,6 +663,13 @@ END {
 	print "`build/bench-results/`; `--publish` copies them into `docs/`. The"
 	print "benchmarks are also the ctest tests `bench-<kernel>` (label `bench`, not"
 	print "in the default run).\n"
+	print "The PCI board is measured on both of its paths in the same guest: DMA,"
+	print "the guest's memory being a file shared with the board's firmware, and"
+	print "copy, a second board whose firmware is not given it. The memory file is"
+	print "the guest's size (1 GiB, 2 GiB with the scale part) and goes to"
+	print "`/dev/shm` (`VCAP_RAM_DIR` to put it elsewhere); `--no-dma` measures the"
+	print "copy path alone, without it. `--only vcap` measures the boards and"
+	print "nothing else, for a quicker comparison of the two paths.\n"
 
 	print "## Machine\n"
 	print "| kernel | host CPU | host CPUs | emulator | guest | vcap revision | run at |"

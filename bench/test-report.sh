@@ -111,6 +111,15 @@ if grep -q 'scale plot failed' "$tmp/out.txt"; then
 else
 	echo "ok - the scale plot drew"
 fi
+# The fps plot draws every column of its data: one per driver, in order.
+cols=$(awk '{ print NF; exit }' "$tmp/fps-6.1-YUYV.dat" 2>/dev/null)
+plotted=$(sed -n 's/.*using 0:\([0-9]*\).*/\1/p' "$src/fps.gp" | sort -n | tail -n 1)
+if [ -n "$cols" ] && [ "$cols" = "$plotted" ]; then
+	echo "ok - the fps plot draws all $cols columns"
+else
+	echo "not ok - the fps data has ${cols:-no} columns, the plot draws up to ${plotted:-none}"
+	fail=1
+fi
 for f in bench.json fps-6.1.png latency-6.1.png scale-6.1.png; do
 	if [ -s "$tmp/$f" ]; then echo "ok - $f written"; else echo "not ok - $f missing"; fail=1; fi
 done

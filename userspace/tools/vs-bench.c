@@ -78,8 +78,9 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	const struct vcap_mode *m = &src->mode;
 
 	printf("{\"device\": \"%s\", \"source\": \"%s\", \"driver\": \"%s\", "
-	       "\"transfer\": %s%s%s, \"fourcc\": \"%s\", \"width\": %u, \"height\": %u, "
-	       "\"sizeimage\": %u, \"interval\": [%u, %u], \"copy\": %s, "
+	       "\"transfer\": %s%s%s, \"fourcc\": \"%s\", \"width\": %u, "
+	       "\"height\": %u, \"sizeimage\": %u, \"interval\": [%u, %u], "
+	       "\"copy\": %s, "
 	       "\"dmabuf\": %s, \"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
 	       "\"drops\": %llu, \"reorders\": %llu, \"errors\": %llu, "
 	       "\"torn\": %llu, "
@@ -90,8 +91,9 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       "\"source_changes\": %llu, \"no_signal_seconds\": %.6f}\n",
 	       src->path, vcap_source_kind(src), driver,
 	       transfer ? "\"" : "", transfer ? transfer : "null",
-	       transfer ? "\"" : "", vcap_fourcc_str(m->fourcc, fcc), m->width, m->height,
-	       m->sizeimage, m->interval_num, m->interval_den,
+	       transfer ? "\"" : "", vcap_fourcc_str(m->fourcc, fcc),
+	       m->width, m->height, m->sizeimage, m->interval_num,
+	       m->interval_den,
 	       o->copy ? "true" : "false", dmabuf ? "true" : "false",
 	       (unsigned long long)s->frames, s->wall_ns / 1e9, s->fps,
 	       (unsigned long long)s->drops, (unsigned long long)s->reorders,

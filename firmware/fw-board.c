@@ -168,7 +168,7 @@ void fw_board_reset(struct fw_board *b, const struct fw_board_id *id)
 	b->replay = req_seq != 0;
 	b->replay_seq = req_seq;
 	if (b->dma) {
-		fw_dma_stop(b->dma, fw_now_ns());
+		fw_dma_halt(b->dma);
 		fw_dma_clear_block(&c->dma);
 		fw_dma_publish(b->dma, &c->dma);
 	}
@@ -185,7 +185,7 @@ void fw_board_vanish(struct fw_board *b)
 {
 	/* A board off the bus writes nothing into the host any more. */
 	if (b->dma)
-		fw_dma_stop(b->dma, fw_now_ns());
+		fw_dma_halt(b->dma);
 	wr32(&b->ctrl->info.magic, 0);
 	wr32(&b->ctrl->status.state, VCAP_STATE_STOPPED);
 	wmb();

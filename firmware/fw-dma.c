@@ -30,7 +30,7 @@ int fw_dma_open(struct fw_dma *d, const char *ram_path,
 
 void fw_dma_close(struct fw_dma *d)
 {
-	d->running = false;
+	fw_dma_halt(d);
 	fw_dma_views_drop(&d->views);
 	fw_guest_ram_close(&d->ram);
 	free(d->raw);
@@ -121,6 +121,14 @@ void fw_dma_stop(struct fw_dma *d, u64 now_ns)
 		d->stopped_comp_off = d->comp_off;
 		d->stopped_comp_head = d->comp_head;
 	}
+}
+
+void fw_dma_halt(struct fw_dma *d)
+{
+	d->after_stop_armed = false;
+	d->after_stop_pending = false;
+	d->running = false;
+	d->taken = false;
 }
 
 /* Write c into a completion ring at position pos. */

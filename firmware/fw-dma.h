@@ -104,6 +104,12 @@ void fw_dma_start(struct fw_dma *d, struct vcap_board_dma *blk,
  */
 void fw_dma_stop(struct fw_dma *d, u64 now_ns);
 
+/*
+ * Stop as the board goes away (vanish, reset, exit): as fw_dma_stop(),
+ * and no after-stop fault either.
+ */
+void fw_dma_halt(struct fw_dma *d);
+
 /* The board's fields of the DMA block, from the engine's counters. */
 void fw_dma_publish(const struct fw_dma *d, struct vcap_board_dma *blk);
 

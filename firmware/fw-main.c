@@ -46,6 +46,7 @@ static void usage(FILE *f)
 "  -v, --verbose       log peers and faults\n"
 "\n"
 "ctl commands: stats | pattern NAME|request | source SPEC | stop |\n"
+"              guest-ram PATH [pc|q35] | guest-ram none |\n"
 "              source TIMING|none|unstable|out-of-range |\n"
 "              start FOURCC WxH FPS [PATTERN] |\n"
 "              %s\n", fw_fault_usage);

@@ -116,22 +116,6 @@ void fw_run_fini(struct fw_run *r)
 	r->source = NULL;
 }
 
-int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
-		      enum fw_guest_machine m, char *err, size_t errlen)
-{
-	if (r->has_dma) {
-		snprintf(err, errlen, "the board has guest RAM already");
-		return -EINVAL;
-	}
-	if (fw_dma_open(&r->dma, ram_path, m, err, errlen))
-		return -EINVAL;
-	r->has_dma = true;
-	r->board.dma = &r->dma;
-	r->id.caps |= VCAP_CAP_DMA;
-	fw_board_reset(&r->board, &r->id);
-	return 0;
-}
-
 void fw_run_set_source(struct fw_run *r, struct fw_source *s)
 {
 	fw_source_destroy(r->source);
@@ -143,6 +127,33 @@ static void fw_run_notify(struct fw_run *r, unsigned int vector)
 {
 	if (r->has_server)
 		fw_server_notify(&r->server, vector);
+}
+
+int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
+		      enum fw_guest_machine m, char *err, size_t errlen)
+{
+	struct fw_dma nd;
+
+	/* The new RAM opened first: a bad path leaves the board as it was. */
+	if (ram_path && fw_dma_open(&nd, ram_path, m, err, errlen))
+		return -EINVAL;
+	if (r->has_dma) {
+		fw_dma_halt(&r->dma);
+		fw_dma_close(&r->dma);
+	}
+	r->has_dma = ram_path != NULL;
+	r->board.dma = NULL;
+	r->id.caps &= ~VCAP_CAP_DMA;
+	if (r->has_dma) {
+		r->dma = nd;
+		fw_dma_views_init(&r->dma.views, &r->dma.ram);
+		r->board.dma = &r->dma;
+		r->id.caps |= VCAP_CAP_DMA;
+	}
+	/* A fresh control page: the caps change, as after a restart. */
+	fw_board_reset(&r->board, &r->id);
+	fw_run_notify(r, VCAP_VEC_STATUS);
+	return 0;
 }
 
 /* A frame source spec, or an HDMI source name. */
@@ -622,6 +633,27 @@ static int fw_run_cmd_start(struct fw_run *r, int argc, char **argv,
 	return 0;
 }
 
+/* guest-ram PATH [pc|q35] | guest-ram none: DMA into another guest's RAM. */
+static int fw_run_cmd_guest_ram(struct fw_run *r, int argc, char **argv,
+				FILE *out)
+{
+	enum fw_guest_machine m = FW_GUEST_PC;
+	char err[1024];
+
+	if (argc < 2 || argc > 3 ||
+	    (argc == 3 && fw_guest_machine_by_name(argv[2], &m)) ||
+	    (argc == 3 && !strcmp(argv[1], "none"))) {
+		fprintf(out, "usage: guest-ram PATH [pc|q35] | guest-ram none");
+		return -1;
+	}
+	if (fw_run_enable_dma(r, strcmp(argv[1], "none") ? argv[1] : NULL, m,
+			      err, sizeof(err))) {
+		fprintf(out, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 {
 	struct fw_run *r = ctx;
@@ -653,6 +685,8 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 	}
 	if (!strcmp(argv[0], "fault"))
 		return fw_fault_parse(&r->fault, argc, argv, fw_now_ns(), out);
+	if (!strcmp(argv[0], "guest-ram"))
+		return fw_run_cmd_guest_ram(r, argc, argv, out);
 	if (!strcmp(argv[0], "start"))
 		return fw_run_cmd_start(r, argc, argv, out);
 	if (!strcmp(argv[0], "stop") && argc == 1) {
@@ -663,7 +697,7 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 		fw_run_notify(r, VCAP_VEC_STATUS);
 		return 0;
 	}
-	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | %s",
+	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | guest-ram PATH [pc|q35]|none | %s",
 		argv[0], fw_fault_usage);
 	return -1;
 }

@@ -51,8 +51,10 @@ void fw_run_fini(struct fw_run *r);
 
 /*
  * Give the board DMA into the guest RAM file at ram_path (it must exist,
- * of the guest's RAM size), laid out as QEMU's machine m lays it out:
- * VCAP_CAP_DMA, and a fresh control page.  err names the problem.
+ * of the guest's RAM size), laid out as QEMU's machine m lays it out, in
+ * place of any it had; NULL takes DMA away.  The control page starts
+ * afresh with the new caps, as after a restart.  err names the problem;
+ * then nothing changed.
  */
 int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
 		      enum fw_guest_machine m, char *err, size_t errlen);

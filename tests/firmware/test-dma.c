@@ -671,6 +671,61 @@ TEST_F(dma, die_stops_dma_and_comes_back_without_it)
 	free(snap);
 }
 
+/*
+ * The guest RAM given at run time (a VM started after the firmware):
+ * the board comes back with VCAP_CAP_DMA; another file replaces it and
+ * halts DMA into the old one; none takes DMA away.
+ */
+TEST(guest_ram_command)
+{
+	char path[] = "/dev/shm/vcap-dma-ram-XXXXXX", cmd[128], out[4096];
+	struct vcap_frame_fmt fmt = { VCAP_FMT_YUYV, 320, 240, 640, SIZEIMAGE };
+	u8 *scratch = malloc(1 << 20), *snap = malloc(RAM_SIZE);
+	struct fw_run *r = t_run_new(4 << 20);
+	struct td t;
+	u32 rng = 5;
+	int fd = mkstemp(path);
+
+	ASSERT_TRUE(r && scratch && snap);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(td_init(&t, path, RAM_SIZE, true), 0);
+	t.c = r->board.ctrl;
+	EXPECT_NE(t_cmd(r, out, sizeof(out), "guest-ram /nonexistent/ram"), 0);
+	EXPECT_TRUE(strstr(out, "must exist"));
+	EXPECT_NE(t_cmd(r, NULL, 0, "guest-ram none q35"), 0);
+	EXPECT_NE(t_cmd(r, NULL, 0, "guest-ram"), 0);
+	EXPECT_FALSE(t_rd32(&t.c->info.caps) & VCAP_CAP_DMA);
+	snprintf(cmd, sizeof(cmd), "guest-ram %s q35", path);
+	ASSERT_EQ(t_cmd(r, NULL, 0, cmd), 0);
+	EXPECT_TRUE(t_rd32(&t.c->info.caps) & VCAP_CAP_DMA);
+	ASSERT_EQ(t_cmd(r, out, sizeof(out), "stats"), 0);
+	EXPECT_TRUE(strstr(out, "guest_ram=67108864 q35"));
+	ASSERT_EQ(start_dma(r, &t, 4), VCAP_ERR_NONE);
+	new_bufs(&t, 3, TD_PAGE, &rng);
+	repost(&t);
+	stream(r, &t, &fmt, scratch, 200);
+	EXPECT_GE(t.j.good, 5);
+	/* The same file again stands for another VM's: the old DMA ends. */
+	repost(&t);
+	ASSERT_EQ(t_cmd(r, NULL, 0, cmd), 0);
+	EXPECT_FALSE(r->dma.running);
+	memcpy(snap, t.ram, RAM_SIZE);
+	EXPECT_TRUE(quiet_for(r, &t, snap, 200));
+	ASSERT_EQ(t_cmd(r, NULL, 0, "guest-ram none"), 0);
+	EXPECT_FALSE(t_rd32(&t.c->info.caps) & VCAP_CAP_DMA);
+	EXPECT_FALSE(r->has_dma);
+	td_request(&t, VCAP_CMD_START, VCAP_REQ_DMA);
+	ASSERT_TRUE(wait_ack(r));
+	EXPECT_EQ(t_rd32(&t.c->status.error), VCAP_ERR_BAD_DMA);
+	EXPECT_CANARIES(&t);
+	t_run_free(r);
+	td_fini(&t);
+	unlink(path);
+	free(scratch);
+	free(snap);
+}
+
 /* Whether len bytes of the file from off are all zero (never written). */
 static bool zeros(const u8 *p, u64 len)
 {

@@ -100,6 +100,16 @@ node_of() {
 	return 1
 }
 
+# transfer_of /dev/vcapN: "-dma" or "-copy", the board's sysfs transfer
+# (how frames reach its V4L2 buffers); nothing if the driver does not say.
+transfer_of() {
+	[ -n "$1" ] || return 0
+	t=$(cat "/sys/class/vcap/${1#/dev/}/transfer" 2>/dev/null) || return 0
+	case $t in
+	dma|copy) printf -- '-%s' "$t" ;;
+	esac
+}
+
 # supports DEV FOURCC WxH: the device lists that format at that size.
 supports() {
 	v4l2-ctl -d "$1" --list-framesizes "$2" 2>/dev/null | grep -q "Size: .* $3\$" && return 0
@@ -342,15 +352,6 @@ if want vcap || want vram; then
 			for d in /dev/video*; do
 				v4l2-ctl -d "$d" -D 2>/dev/null | grep -q "Driver name *: vcap\$" || continue
 				bus=$(v4l2-ctl -d "$d" -D | sed -n 's/.*Bus info *: //p')
-				case $bus in
-				PCI:*) board=pci ;;
-				*) board=soft ;;
-				esac
-				# A second PCI board is there for the scale part only.
-				case " $done_boards " in
-				*" $board "*) continue ;;
-				esac
-				done_boards="$done_boards $board"
 				# The VRAM node of the same board: same parent device.
 				vdir=$(readlink -f "/sys/class/video4linux/${d#/dev/}/device")
 				vram=
@@ -358,6 +359,20 @@ if want vcap || want vram; then
 					[ -e "$c" ] || continue
 					[ "$(readlink -f "$c/device")" = "$vdir" ] && vram=/dev/${c##*/}
 				done
+				# A PCI board is labelled by how its frames reach the
+				# buffers: pci-dma (the board writes them) or pci-copy
+				# (the driver copies them), so that both are measured
+				# side by side; plain pci from a driver that does not say.
+				case $bus in
+				PCI:*) board=pci$(transfer_of "$vram") ;;
+				*) board=soft ;;
+				esac
+				# One board of each label: a second DMA board is there
+				# for the scale part only.
+				case " $done_boards " in
+				*" $board "*) continue ;;
+				esac
+				done_boards="$done_boards $board"
 				log "vcap $board board: $d, VRAM node ${vram:-none}"
 				for m in $modes; do
 					f=${m%%:*} s=${m#*:}
@@ -475,6 +490,25 @@ vcap_nodes() {
 	done | sort -V
 }
 
+# node_transfer /dev/videoN: dma or copy, the sysfs transfer of the vcap
+# board with the node's parent device; nothing if the driver does not say.
+node_transfer() {
+	p=$(readlink -f "/sys/class/video4linux/${1#/dev/}/device")
+	for c in /sys/class/vcap/vcap*; do
+		[ -e "$c" ] && [ "$(readlink -f "$c/device")" = "$p" ] || continue
+		cat "$c/transfer" 2>/dev/null
+		return 0
+	done
+}
+
+# pci_nodes_of TRANSFER: the PCI boards' nodes with that transfer, in
+# order (all of them for an empty TRANSFER).
+pci_nodes_of() {
+	for v in $(vcap_nodes pci); do
+		[ -z "$1" ] || [ "$(node_transfer "$v")" = "$1" ] && echo "$v"
+	done
+}
+
 # wait_nodes KIND N: until N nodes of that kind exist (10 s at most).
 wait_nodes() {
 	i=0
@@ -578,7 +612,7 @@ EOF
 		printf "\"vmalloc_kb\":%d,\"slab_kb\":%d,\"avail_drop_kb\":%d,", dv, ds, da
 		printf "\"kmem_mib_per_stream\":%.3f,\"avail_mib_per_stream\":%.3f}\n", (dv + ds) / 1024 / n, da / 1024 / n
 	}')
-	emit "\"bench\":\"scale\",\"target\":\"vcap-$sb\",\"board\":\"$sb\",\"rate\":\"$rate\"" "$line"
+	emit "\"bench\":\"scale\",\"target\":\"vcap-$sb\",\"board\":\"$sb\",\"rate\":\"$rate\"${scale_transfer:+,\"transfer\":\"$scale_transfer\"}" "$line"
 	log "scale $sb N=$sn rate $rate: $(jget fps "$line") fps in all, $drops drops, $((sn - late)) of $sn streaming in the window, CPU $(jget cpu_busy_pct "$line")%, $(jget kmem_mib_per_stream "$line") MiB per stream"
 }
 
@@ -627,20 +661,29 @@ if want scale; then
 		pci_boards_hold 0
 		# The PCI boards the host attached (their firmware runs on the
 		# host: the pixels are produced outside the guest's CPU figures).
+		# Boards of one transfer only: the DMA boards where there are
+		# any (the copy board beside them is for the capture rows).
 		if insmod "$vcap_ko" soft_boards=0; then
 			sleep 1
-			np=$(vcap_nodes pci | wc -l)
+			scale_transfer=
+			vcap_nodes pci | grep -q . && {
+				scale_transfer=dma
+				[ -n "$(pci_nodes_of dma)" ] ||
+					scale_transfer=$(node_transfer "$(vcap_nodes pci | head -n 1)")
+			}
+			np=$(pci_nodes_of "$scale_transfer" | wc -l)
 			if [ "$np" -gt 0 ]; then
 				for n in 1 2; do
 					[ "$n" -le "$np" ] || continue
-					nodes=$(vcap_nodes pci | head -n "$n")
+					nodes=$(pci_nodes_of "$scale_transfer" | head -n "$n")
 					for r in 60 0; do
 						# shellcheck disable=SC2086
 						scale_run pci "$r" $nodes
 					done
 				done
 			fi
-			[ "$np" -lt 2 ] && log "scale: $np PCI board(s), not two"
+			[ "$np" -lt 2 ] && log "scale: $np PCI board(s)${scale_transfer:+ with $scale_transfer transfer}, not two"
+			scale_transfer=
 			rmmod vcap || failures=$((failures + 1))
 		fi
 	else

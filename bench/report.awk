@@ -67,9 +67,14 @@ function mem_str(m,    u) {
 function verdict(ok) { return ok ? "**met**" : "**missed**" }
 
 BEGIN {
-	nt = split("vcap-soft vcap-soft-free vcap-pci vivid v4l2loopback-fresh v4l2loopback-bookkeeping", T, " ")
+	# The PCI board by transfer: DMA (it writes into the buffers), copy
+	# (the driver copies each frame), or plain from a driver that does
+	# not say which.
+	nt = split("vcap-soft vcap-soft-free vcap-pci-dma vcap-pci-copy vcap-pci vivid v4l2loopback-fresh v4l2loopback-bookkeeping", T, " ")
 	TN["vcap-soft"] = "vcap, software board"
 	TN["vcap-soft-free"] = "vcap, software board running free"
+	TN["vcap-pci-dma"] = "vcap, PCI board, DMA"
+	TN["vcap-pci-copy"] = "vcap, PCI board, copy"
 	TN["vcap-pci"] = "vcap, PCI board"
 	TN["vivid"] = "vivid (HDMI input)"
 	TN["v4l2loopback-fresh"] = "v4l2loopback, fresh frame"
@@ -122,6 +127,8 @@ BEGIN {
 	}
 	if (b == "capture")
 		SEEN[k, t] = 1
+	if (b == "capture" && t ~ /^vcap-pci-(dma|copy)$/)
+		HAS_XFER = 1
 }
 
 # memcpy time of one frame in ms, "" if not measured.
@@ -244,6 +251,8 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 			}
 	print ""
 
+	dma_section(k)
+
 	print "### CPU time per frame\n"
 	print "Busy time of the whole guest (both CPUs: the driver's threads and"
 	print "interrupts, the reader and, for v4l2loopback, the producer) divided by"
@@ -287,7 +296,8 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	print "From the buffer's monotonic timestamp to the return of VIDIOC_DQBUF, in"
 	print "the sustained runs. vcap stamps a buffer with the time the frame ended"
 	print "on the board (the software board's own clock; a PCI board's frame-done"
-	print "notification), so its figures include the driver's copy;"
+	print "notification), so its figures include the driver's copy on the copy"
+	print "path, and on the DMA path the completion's handling alone;"
 	print "v4l2loopback carries the producer's time of queueing; vivid stamps the"
 	print "nominal end of the frame's period, ahead of when it fills the buffer, so"
 	print "its figures read low by up to a frame period and can be negative. †: no"
@@ -323,7 +333,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	print "| board | size | format | produced fps | frames read/s | of produced | missed | torn | CPU ms per frame | with pixel read: fps, CPU ms |"
 	print "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	n = 0
-	for (x = 1; x <= 2; x++)
+	for (x = 1; x <= nt; x++)
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
 				r = VR[k, T[x], F[j], S[i], 0]
@@ -336,7 +346,7 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 	if (!n)
 		print "| – | not measured on this kernel | | | | | | | | |"
 	print ""
-	for (x = 1; x <= 2; x++)
+	for (x = 1; x <= nt; x++)
 		for (j = 1; j <= nf; j++)
 			for (i = 1; i <= ns; i++) {
 				r = VR[k, T[x], F[j], S[i], 0]
@@ -403,6 +413,44 @@ function kernel_section(k,    i, j, f, s, t, r, lim, line, sk, dat, a, v, n, x, 
 		printf "Note: %s: %s.\n\n", get(NOTE[k, i], "target"), get(NOTE[k, i], "note")
 }
 
+# The PCI board's two transfers side by side, measured in the same guest:
+# the same firmware writing each frame into the driver's buffer (DMA), or
+# into its VRAM ring for the driver to copy out (copy).
+function dma_section(k,    i, j, f, s, c, d, a, b, line) {
+	if (!SEEN[k, "vcap-pci-dma"] || !SEEN[k, "vcap-pci-copy"])
+		return
+	print "### PCI board: DMA against copy\n"
+	print "The same board, in the same guest, two ways: its firmware writing each"
+	print "frame into the V4L2 buffer the driver posted (DMA: the guest's CPU"
+	print "copies nothing), or into its VRAM ring, from which the driver copies"
+	print "each frame into the buffer (copy). Sustained rate, guest CPU time per"
+	print "frame and latency from the figures above; \"DMA / copy\" is the DMA"
+	print "path's CPU per frame over the copy path's. †: no run free of drops at"
+	print "that size; the fastest run's figures.\n"
+	print "| size | format | copy fps | DMA fps | copy CPU per frame | DMA CPU per frame | DMA / copy | copy p50 latency | DMA p50 latency |"
+	print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (j = 1; j <= nf; j++)
+		for (i = 1; i <= ns; i++) {
+			f = F[j]; s = S[i]
+			c = pick(k, "vcap-pci-copy", f, s)
+			d = pick(k, "vcap-pci-dma", f, s)
+			if (!c && !d)
+				continue
+			a = c ? num(c, "cpu_ms_per_frame") : ""
+			b = d ? num(d, "cpu_ms_per_frame") : ""
+			line = "| " s " | " f " |"
+			line = line " " (c ? n3(get(c, "fps")) mark(k, "vcap-pci-copy", f, s) : "–") " |"
+			line = line " " (d ? n3(get(d, "fps")) mark(k, "vcap-pci-dma", f, s) : "–") " |"
+			line = line " " (c ? n3(a) " ms" : "–") " |"
+			line = line " " (d ? n3(b) " ms" : "–") " |"
+			line = line " " ((c && d && a > 0) ? n3(b / a) "x" : "–") " |"
+			line = line " " ((c && num(c, "lat_samples")) ? n3(get(c, "lat_p50_ms")) " ms" : "–") " |"
+			line = line " " ((d && num(d, "lat_samples")) ? n3(get(d, "lat_p50_ms")) " ms" : "–") " |"
+			print line
+		}
+	print ""
+}
+
 # One row of the goals table.  val is the measured ratio, tgt the goal's,
 # hi 1 when more is better; the margin is relative to the goal.
 function goal(k, what, want, got, ok, val, tgt, hi,    m) {
@@ -418,9 +466,9 @@ function goal(k, what, want, got, ok, val, tgt, hi,    m) {
 }
 
 function goals(k,    v, l, r, i, j, f, s, lim, worst, ws, ok, vv, p, t, b) {
-	for (b = 1; b <= 3; b++) {
+	for (b = 1; b <= nt; b++) {
 		t = T[b]
-		if (!SEEN[k, t])
+		if (t !~ /^vcap-/ || !SEEN[k, t])
 			continue
 		v = fps_of(k, t, "YUYV", "1920x1080")
 		l = ref_fps(k, "vivid", "YUYV", "1920x1080")
@@ -567,7 +615,7 @@ function scale_section(    i, k, sk, x, bd, j, n, L, q, rt, r, dat, a, w) {
 					a = rt == "top" ? "top (" n3(get(r, "set_fps")) " fps)" : n3(get(r, "set_fps")) " fps"
 					w = get(r, "in_window")
 					w = w == "" ? "–" : w + 0 < L[j] ? "**" w " of " L[j] "**" : w " of " L[j]
-					printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s%% | %s ms | %s MiB |\n", k, TN["vcap-" bd], L[j], a, w, n3(get(r, "fps")), n3(get(r, "fps_per_board")), get(r, "drops"), n3(get(r, "cpu_busy_pct")), n3(get(r, "cpu_ms_per_frame")), n3(get(r, "kmem_mib_per_stream"))
+					printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s%% | %s ms | %s MiB |\n", k, TN["vcap-" bd] (get(r, "transfer") == "dma" ? ", DMA" : get(r, "transfer") == "copy" ? ", copy" : ""), L[j], a, w, n3(get(r, "fps")), n3(get(r, "fps_per_board")), get(r, "drops"), n3(get(r, "cpu_busy_pct")), n3(get(r, "cpu_ms_per_frame")), n3(get(r, "kmem_mib_per_stream"))
 				}
 		}
 	}
@@ -615,6 +663,13 @@ END {
 	print "`build/bench-results/`; `--publish` copies them into `docs/`. The"
 	print "benchmarks are also the ctest tests `bench-<kernel>` (label `bench`, not"
 	print "in the default run).\n"
+	print "The PCI board is measured on both of its paths in the same guest: DMA,"
+	print "the guest's memory being a file shared with the board's firmware, and"
+	print "copy, a second board whose firmware is not given it. The memory file is"
+	print "the guest's size (1 GiB, 2 GiB with the scale part) and goes to"
+	print "`/dev/shm` (`VCAP_RAM_DIR` to put it elsewhere); `--no-dma` measures the"
+	print "copy path alone, without it. `--only vcap` measures the boards and"
+	print "nothing else, for a quicker comparison of the two paths.\n"
 
 	print "## Machine\n"
 	print "| kernel | host CPU | host CPUs | emulator | guest | vcap revision | run at |"
@@ -672,6 +727,18 @@ END {
 	print "  On the PCI board the pixels are produced by the firmware on the"
 	print "  host, outside the guest's CPU figures; on the software board by the"
 	print "  guest kernel, inside them."
+	if (HAS_XFER) {
+		print "- **PCI board, DMA and copy**: the guest's memory is a file shared with"
+		print "  the host (`vcap-vm --guest-ram`), and the PCI board's firmware is given"
+		print "  it (`vcap-fw serve --guest-ram`): the board writes each frame into the"
+		print "  buffer the driver posted, and the driver copies nothing (its sysfs"
+		print "  `transfer` reads `dma`). A second PCI board in the same guest, whose"
+		print "  firmware is not given the guest's memory, runs the copy path"
+		print "  (`transfer` reads `copy`): the driver copies each frame out of the"
+		print "  board's VRAM ring. Both are measured the same way, one after the other;"
+		print "  their rows are labelled \"DMA\" and \"copy\". `--no-dma` measures the"
+		print "  copy path alone."
+	}
 	if (HAS_SCALE) {
 		print "- **Scale**: 1, 4, 8 and 16 software boards, and the PCI boards, all"
 		print "  streaming 1920x1080 YUYV at once, one `vbench capture` per node over"

@@ -4,19 +4,26 @@
 # plots and the report.
 #
 # usage: bench/run-bench.sh [--build DIR] [--kernel RELEASE]... [--seconds S]
-#                           [--quick] [--no-pci] [--publish]
+#                           [--quick] [--no-pci] [--no-dma] [--publish]
 #   --build DIR     the CMake build directory (default: build)
 #   --kernel REL    only this kernel (repeatable; default: every installed)
 #   --seconds S     length of each measurement (default 2)
 #   --quick         two sizes, YUYV only: checks the harness in minutes
 #                   (default: YUYV at 640x480 to 3840x2160, NV12 at 1920x1080)
 #   --no-pci        no PCI board (no firmware), the software board only
+#   --no-dma        the PCI board without the guest's memory: its copy path only
 #   --publish       copy the report and plots to docs/ (benchmarks.md, bench/)
 #   --kmod-dir DIR  take vcap.ko from DIR/RELEASE/ (default: BUILD/kernel)
 #   --only "LIST"   only these parts: memcpy touch vivid loopback vcap vram
 #                   crosscheck scale (default: all)
+# The PCI board runs its DMA path: the guest's memory is a file shared with
+# the firmware (vcap-fw --guest-ram, vcap-vm --guest-ram), so the board
+# writes each frame into the driver's buffers.  A second board beside it,
+# whose firmware is not given that memory, runs the copy path in the same
+# guest: their rows are labelled "DMA" and "copy".
 # The scale part streams from many boards at once: the guest gets 2 GiB of
-# memory for it, and a second PCI board (a second vcap-fw) beside the first.
+# memory for it, and a second DMA board (a third vcap-fw).
+# VCAP_RAM_DIR: where the guest's memory file goes (default /dev/shm).
 # Results: DIR/bench-results/ (bench.json, per-kernel results.jsonl and
 # latencies, benchmarks.md, *.png).
 set -u
@@ -27,6 +34,7 @@ kernels=
 secs=2
 quick=0
 pci=1
+dma=1
 publish=0
 kmod_dir=
 only=
@@ -40,15 +48,17 @@ want() {
 	return 1
 }
 
-# start_fw LOG [SERIAL]: one board's firmware serving its own doorbell
-# socket; sets sock and fw_pid.  Without SERIAL the firmware's own
-# (VCAP-0001).  The firmware plays the board's own processor: it runs
+# start_fw LOG [SERIAL [GUEST_RAM]]: one board's firmware serving its own
+# doorbell socket; sets sock and fw_pid.  Without SERIAL (or with an empty
+# one) the firmware's own (VCAP-0001).  With GUEST_RAM the board writes
+# into the guest's memory (DMA).  The firmware plays the board's own processor: it runs
 # before the guest's CPUs on the host (--realtime, where allowed), or a
 # loaded host makes it late, and a late board skips frame numbers.
 start_fw() {
 	sock=$(mktemp -u /tmp/vcap-bench-fw.XXXXXX)
 	# shellcheck disable=SC2086
-	"$fw" serve --realtime --socket "$sock" --pidfile "$sock.pid" ${2:+--serial "$2"} >"$1" 2>&1 &
+	"$fw" serve --realtime --socket "$sock" --pidfile "$sock.pid" ${2:+--serial "$2"} \
+		${3:+--guest-ram "$3"} >"$1" 2>&1 &
 	fw_pid=$!
 	n=0
 	while [ ! -S "$sock" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
@@ -78,10 +88,11 @@ while [ $# -gt 0 ]; do
 	--seconds) secs=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--no-pci) pci=0; shift ;;
+	--no-dma) dma=0; shift ;;
 	--publish) publish=1; shift ;;
 	--kmod-dir) kmod_dir=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -131,20 +142,48 @@ for k in $kernels; do
 			"$k" "$(dpkg-query -W -f '${Version}' v4l2loopback-source 2>/dev/null)" "$why" >>"$out/results.jsonl"
 	fi
 
+	# 16 software boards streaming: 16 x 16 MiB of board memory and
+	# 16 x 6 frame buffers of 4 MiB (the driver gives 6 at 1080p).
+	guest_mem=1G
+	want scale && guest_mem=2G
+
 	vm_args=
 	fw_pids=
 	socks=
+	ram=
+	if [ $pci = 1 ] && [ -x "$fw" ] && [ $dma = 1 ] &&
+	   ! "$fw" serve --help 2>&1 | grep -q -- --guest-ram; then
+		log "$k: this vcap-fw has no --guest-ram: the PCI board runs its copy path only"
+	elif [ $pci = 1 ] && [ -x "$fw" ] && [ $dma = 1 ]; then
+		# The guest's memory, shared with the DMA boards' firmware.
+		ram=$(mktemp "${VCAP_RAM_DIR:-/dev/shm}/vcap-bench-ram.XXXXXX") &&
+			truncate -s "$guest_mem" "$ram" || {
+			log "$k: no guest memory file: the PCI board runs its copy path only"
+			[ -n "$ram" ] && rm -f "$ram"
+			ram=
+		}
+		[ -n "$ram" ] && vm_args="--guest-ram $ram"
+	fi
 	if [ $pci = 1 ] && [ -x "$fw" ]; then
-		# The second board, for the scale part only, has its own serial.
+		# Boards: the first, then for the scale part only a second of
+		# the same kind with its own serial; with the guest's memory
+		# shared, both write into it (DMA), and one more, not given it,
+		# runs the copy path beside them.
 		nb=1
 		want scale && nb=2
 		b=1
-		while [ $b -le $nb ]; do
+		while [ $b -le $((nb + 1)) ]; do
 			suffix=
 			[ $b -gt 1 ] && suffix=-$b
 			serial=
 			[ $b -gt 1 ] && serial=VCAP-000$b
-			if start_fw "$out/firmware$suffix.log" $serial; then
+			board_ram=
+			if [ $b -le $nb ]; then
+				board_ram=$ram
+			elif [ -z "$ram" ]; then
+				break
+			fi
+			if start_fw "$out/firmware$suffix.log" "$serial" "$board_ram"; then
 				vm_args="$vm_args --ivshmem-doorbell $sock"
 				fw_pids="$fw_pids $fw_pid"
 				socks="$socks $sock"
@@ -156,10 +195,6 @@ for k in $kernels; do
 	elif [ $pci = 1 ]; then
 		log "$k: no vcap-fw: the PCI board is not measured"
 	fi
-	# 16 software boards streaming: 16 x 16 MiB of board memory and
-	# 16 x 6 frame buffers of 4 MiB (the driver gives 6 at 1080p).
-	guest_mem=1G
-	want scale && guest_mem=2G
 
 	# A private copy: the build tree's module may be rebuilt meanwhile.
 	kmod=${kmod_dir:-$build/kernel}/$k/vcap.ko
@@ -205,6 +240,7 @@ for k in $kernels; do
 	for sock in $socks; do
 		rm -f "$sock" "$sock.pid" "$sock.ctl"
 	done
+	[ -n "$ram" ] && rm -f "$ram"
 	grep 'guest-bench:' "$out/guest.log" >&2
 	if [ $rc -ne 0 ]; then
 		log "$k: guest run failed (status $rc); see $out/guest.log"
@@ -225,6 +261,7 @@ log "writing the report"
 cmdline="bench/run-bench.sh --build $(basename "$build")"
 [ $quick = 1 ] && cmdline="$cmdline --quick"
 [ $pci = 0 ] && cmdline="$cmdline --no-pci"
+[ $pci = 1 ] && [ $dma = 0 ] && cmdline="$cmdline --no-dma"
 [ "$secs" != 2 ] && cmdline="$cmdline --seconds $secs"
 cmdline="$cmdline --publish"
 sh "$here/report.sh" "$res" "$kernels" "$here" "$cmdline" "$secs" || status=1

@@ -50,4 +50,11 @@ case $line in
 *'"tool":"touch","driver":"anonymous","populate":0,"bytes":1048576,'*) echo "ok - touch JSON" ;;
 *) echo "not ok - touch JSON: $line"; fail=1 ;;
 esac
+# run-bench.sh's own command line, which starts nothing when it is wrong.
+rb=$(dirname "$0")/run-bench.sh
+expect 1 "run-bench with an unknown option" sh "$rb" --bogus
+case $(sh "$rb" --help) in
+*--no-dma*guest-ram*) echo "ok - run-bench help: --no-dma and the guest's memory" ;;
+*) echo "not ok - run-bench help does not describe --no-dma and --guest-ram"; fail=1 ;;
+esac
 exit $fail

@@ -23,8 +23,11 @@ vram=$(ls /dev/vcap* 2>/dev/null | head -n 1)
 [ -n "$video" ] || { echo "demo: no vcap V4L2 node" >&2; exit 1; }
 "$stream" formats -d "$video" | head -n 20
 
+# -v: the node, its card and how frames reach its buffers: "dma" when
+# the board writes them (the guest's memory shared with the firmware),
+# "copy" when the driver copies them out of the board's VRAM.
 step "bench over V4L2 ($video, 640x480 YUYV at 30 fps)"
-"$stream" bench -d "$video" --fmt YUYV --size 640x480 --fps 30 -t 5 -q |
+"$stream" bench -d "$video" --fmt YUYV --size 640x480 --fps 30 -t 5 -q -v |
 	tee "$out/bench-v4l2.txt"
 "$stream" bench -d "$video" --fmt YUYV --size 640x480 --fps 30 -t 3 -q \
 	--json >"$out/bench-v4l2.json"
@@ -53,7 +56,7 @@ verified=0
 step "vcap-view on the KMS display"
 modprobe bochs 2>/dev/null || modprobe bochs-drm 2>/dev/null || true
 touch "$out/.kms-running"
-"$view" -d "$video" -f YUYV -s 640x480 -r 30 -o kms --frames "$kms_frames" --overlay \
+"$view" -d "$video" -f YUYV -s 640x480 -r 30 -o kms --frames "$kms_frames" --overlay -v \
 	|| echo "demo: the KMS output failed" >&2
 i=0
 while [ ! -e "$out/.kms-done" ] && [ $i -lt 100 ]; do

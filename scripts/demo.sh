@@ -1,7 +1,10 @@
 #!/bin/sh
 # The vcap demo: builds everything, starts the board's firmware playing the
 # moving test pattern, boots a VM with the board attached, loads vcap.ko
-# and runs the pipeline end to end.  Leaves in out/: a Y4M clip, what the
+# and runs the pipeline end to end.  The guest's memory is a file shared
+# with the firmware, so the board writes each frame straight into the
+# driver's buffers (DMA); VCAP_RAM_DIR is where that file goes (default
+# /dev/shm).  Leaves in out/: a Y4M clip, what the
 # viewer showed (PNG), the KMS display as the host saw it, and the
 # benchmark figures.
 set -eu
@@ -22,16 +25,27 @@ rm -f "$out"/*
 
 run=$(mktemp -d)
 fw_pid=
+ram=
 cleanup() {
 	[ -n "$fw_pid" ] && kill "$fw_pid" 2>/dev/null
+	[ -n "$ram" ] && rm -f "$ram"
 	rm -rf "$run"
 }
 trap cleanup EXIT INT TERM
 
-echo "demo: starting the board firmware (moving box, doorbell interrupts)"
+# The guest's memory, as a file the firmware maps too: the board's DMA.
+mem=2G
+if "$build/firmware/vcap-fw" serve --help 2>&1 | grep -q -- --guest-ram; then
+	ram=$(mktemp "${VCAP_RAM_DIR:-/dev/shm}/vcap-demo-ram.XXXXXX")
+	truncate -s "$mem" "$ram"
+	echo "demo: starting the board firmware (moving box, doorbell interrupts, DMA)"
+else
+	echo "demo: this vcap-fw has no --guest-ram: the driver copies the frames"
+	echo "demo: starting the board firmware (moving box, doorbell interrupts)"
+fi
 "$build/firmware/vcap-fw" serve --socket "$run/board.sock" \
 	--shm "$run/board.mem" --pattern box --serial DEMO0001 \
-	--pidfile "$run/fw.pid" &
+	${ram:+--guest-ram "$ram"} --pidfile "$run/fw.pid" &
 fw_pid=$!
 i=0
 while [ ! -s "$run/fw.pid" ]; do
@@ -83,7 +97,8 @@ fi
 
 echo "demo: booting $kver with the board attached"
 status=0
-tests/vm/vcap-vm --kernel "$kver" --timeout 900 --mem 2G \
+tests/vm/vcap-vm --kernel "$kver" --timeout 900 --mem "$mem" \
+	${ram:+--guest-ram "$ram"} \
 	--ivshmem-doorbell "$run/board.sock" --display "$run/monitor.sock" \
 	$window --share "$out" -- \
 	sh "$top/scripts/demo-guest.sh" "$top/$build" "$out" "$kms_frames" ||

@@ -57,6 +57,29 @@ static struct vcap_source *vv_open_source(const struct vv_options *o)
 	return src;
 }
 
+/*
+ * -v: how a vcap board's frames reach the V4L2 buffers, as vcap-stream
+ * -v says it.  Other drivers (and the VRAM node, read in place) do not
+ * say, and get no line.
+ */
+static void vv_print_transfer(const struct vv_options *o,
+			      const struct vcap_source *src)
+{
+	enum vcap_transfer t;
+
+	if (strcmp(vcap_source_kind(src), "v4l2") ||
+	    vcap_transfer_query(NULL, o->device, &t) < 0) {
+		vcap_clear_error();
+		return;
+	}
+	if (t == VCAP_TRANSFER_DMA)
+		printf("vcap-view: %s: transfer: dma (the board writes into the buffers)\n",
+		       o->device);
+	else if (t == VCAP_TRANSFER_COPY)
+		printf("vcap-view: %s: transfer: copy (the driver copies each frame)\n",
+		       o->device);
+}
+
 /* Buffers the display exports for the capture, as libvcap's default. */
 #define VV_SCANOUT_BUFFERS	4
 
@@ -144,6 +167,8 @@ int main(int argc, char **argv)
 	src = vv_open_source(&opt);
 	if (!src)
 		return 1;
+	if (opt.verbose)
+		vv_print_transfer(&opt, src);
 	if (vv_slot_init(&slot)) {
 		fprintf(stderr, "vcap-view: out of memory\n");
 		goto out_source;

@@ -5,6 +5,8 @@
 # shared with the guest: it writes cmd.ID holding "vcap-fw ctl"
 # arguments, this script's relay runs them and answers in out.ID (the
 # output, then "status S").
+# With FX_DMA=1 the board is given the guest's memory as well and writes
+# the frames into the driver's buffers.
 # Usage: faults.sh VCAP_VM KERNEL VCAP_FW KMOD TIMEOUT "PARAMS" -- CMD...
 set -u
 vm=$1 kver=$2 fw=$3 kmod=$4 timeout=$5 params=$6
@@ -22,7 +24,13 @@ cleanup() {
 trap cleanup EXIT INT TERM
 mkdir "$dir/rpc"
 
-"$fw" serve --socket "$dir/sock" --size 64M --ctl "$dir/ctl" \
+ram=
+if [ "${FX_DMA:-0}" = 1 ]; then
+	truncate -s 1G "$dir/ram" || exit 1
+	ram="--guest-ram $dir/ram"
+fi
+# shellcheck disable=SC2086
+"$fw" serve --socket "$dir/sock" --size 64M --ctl "$dir/ctl" $ram \
 	--pidfile "$dir/pid" --serial FAULTS01 >"$dir/fw.log" 2>&1 &
 fwpid=$!
 i=0
@@ -56,8 +64,9 @@ relay=$!
 
 # no_timer_check: on a loaded host the emulated guest's IO-APIC timer
 # check can fail and panic the boot.
+# shellcheck disable=SC2086
 "$vm" --kernel "$kver" --timeout "$timeout" --share "$dir/rpc" \
-	--append no_timer_check --ivshmem-doorbell "$dir/sock" -- \
+	--append no_timer_check --ivshmem-doorbell "$dir/sock" --mem 1G $ram -- \
 	sh "$here/in-guest.sh" "$kmod" "$params" "$dir/rpc" "$@"
 status=$?
 echo "--- firmware commands"

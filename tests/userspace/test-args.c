@@ -33,6 +33,8 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{ "verify", "no device" },
+	{ "formats -d /dev/video0 -v", "'--verbose' does not apply to 'formats'" },
+	{ "list --verbose", "'--verbose' does not apply to 'list'" },
 	{ "formats", "no device" },
 	{ "verify -d /dev/video0 --vram /dev/vcap0", "not both" },
 	{ "verify -d", "needs a value" },
@@ -164,6 +166,22 @@ static void test_good(void)
 	CHECK(o.json && o.copy);
 	CHECK(o.seconds == 5.0);		/* the default length */
 	CHECK(!strcmp(o.device, "/dev/video1"));
+
+	/* -v: the streaming commands say what streams, and how. */
+	CHECK(!o.verbose);
+	CHECK_EQ(parse("bench -d /dev/video0 -v --json", &o, err, sizeof(err)),
+		 0);
+	CHECK(o.verbose && o.json);
+	CHECK_EQ(parse("verify --vram /dev/vcap0 --verbose", &o, err,
+		       sizeof(err)), 0);
+	CHECK(o.verbose);
+	CHECK_EQ(vs_transfer(&o), VCAP_TRANSFER_UNKNOWN);	/* read in place */
+	CHECK_EQ(parse("capture -d /dev/video0 -n 1 -o x.raw -vq", &o, err,
+		       sizeof(err)), 0);
+	CHECK(o.verbose && o.quiet);
+	CHECK_EQ(parse("capture -d /dev/video0 -n 1 -o x.raw", &o, err,
+		       sizeof(err)), 0);
+	CHECK(!o.verbose);
 
 	CHECK_EQ(parse("bench -d /dev/video0 --help", &o, err, sizeof(err)),
 		 0);

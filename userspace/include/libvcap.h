@@ -200,6 +200,31 @@ struct vcap_device_info {
  */
 int vcap_device_list(struct vcap_device_info **list, size_t *count);
 
+/* How frames reach a V4L2 node's buffers */
+
+enum vcap_transfer {
+	VCAP_TRANSFER_UNKNOWN = 0,	/* not a vcap node, or a vcap driver
+					 * that does not say */
+	VCAP_TRANSFER_COPY,		/* the driver copies each frame out of
+					 * the board's VRAM ring */
+	VCAP_TRANSFER_DMA,		/* the board writes each frame into the
+					 * buffer itself; the CPU copies nothing */
+};
+
+/*
+ * For the V4L2 node path (/dev/videoM, or a link to it): the "transfer"
+ * attribute of the vcap board behind it, the class device
+ * /sys/class/vcap/vcapN whose device is the node's.  0 with *out
+ * VCAP_TRANSFER_UNKNOWN for a node of another driver or of a vcap driver
+ * without the attribute; -1 if path is not a device node or sysfs does
+ * not know it.  sysfs is where sysfs is mounted, NULL for /sys.  A
+ * /dev/vcapN VRAM node gives its own board's.
+ */
+int vcap_transfer_query(const char *sysfs, const char *path,
+			enum vcap_transfer *out);
+/* "dma", "copy" or "unknown". */
+const char *vcap_transfer_name(enum vcap_transfer t);
+
 /* V4L2 capture devices */
 
 struct vcap_v4l2;

@@ -50,6 +50,7 @@ static const struct vs_option options[] = {
 	{ { "dmabuf", no_argument, NULL, OPT_DMABUF }, VS_OPT_STREAM },
 	{ { "copy", no_argument, NULL, OPT_COPY }, VS_OPT_COPY },
 	{ { "latency", no_argument, NULL, OPT_LATENCY }, VS_OPT_LATENCY },
+	{ { "verbose", no_argument, NULL, 'v' }, VS_OPT_VERBOSE },
 	{ { "quiet", no_argument, NULL, 'q' }, 0 },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
@@ -176,7 +177,7 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *out)
 int vs_parse(const struct vs_cmd *cmd, int argc, char **argv,
 	     struct vs_opts *o, char *err, size_t size)
 {
-	static const char shortopts[] = "+:d:f:s:r:n:t:o:qh";
+	static const char shortopts[] = "+:d:f:s:r:n:t:o:vqh";
 	struct option lo[NUM_OPTIONS + 1];
 	unsigned int u;
 	int c;
@@ -303,6 +304,9 @@ int vs_parse(const struct vs_cmd *cmd, int argc, char **argv,
 		case OPT_LATENCY:
 			o->latency = true;
 			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -367,6 +371,10 @@ void vs_usage_options(FILE *f, uint32_t opts)
 		fputs("      --buffers N      V4L2 buffers to queue (2-32, default 4)\n"
 		      "      --timeout MS     longest wait for one frame (default 3000)\n"
 		      "      --dmabuf         export the buffers as dma-bufs\n",
+		      f);
+	if (opts & VS_OPT_VERBOSE)
+		fputs("  -v, --verbose        first print the node, its driver and card and,\n"
+		      "                       for vcap, how frames reach the buffers\n",
 		      f);
 	fputs("  -q, --quiet          no progress line\n"
 	      "  -h, --help           this help\n", f);

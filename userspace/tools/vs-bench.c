@@ -23,7 +23,8 @@ static void bench_usage(FILE *f)
 	      "Default 5 seconds.\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
-			 VS_OPT_JSON | VS_OPT_COPY | VS_OPT_STREAM);
+			 VS_OPT_JSON | VS_OPT_COPY | VS_OPT_STREAM |
+			 VS_OPT_VERBOSE);
 }
 
 static int bench_check(struct vs_opts *o, char *err, size_t size)
@@ -66,8 +67,10 @@ static uint64_t memcpy_ns(size_t size)
 	return best;
 }
 
+/* "transfer": a quoted name for a V4L2 node, null for VRAM (read in place). */
 static void print_json(const struct vs_opts *o, const struct vcap_source *src,
-		       const char *driver, const struct vcap_stats_summary *s,
+		       const char *driver, const char *transfer,
+		       const struct vcap_stats_summary *s,
 		       uint64_t torn, uint64_t copy_ns, bool dmabuf,
 		       const struct vs_follow *fw)
 {
@@ -75,8 +78,9 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	const struct vcap_mode *m = &src->mode;
 
 	printf("{\"device\": \"%s\", \"source\": \"%s\", \"driver\": \"%s\", "
-	       "\"fourcc\": \"%s\", \"width\": %u, \"height\": %u, "
-	       "\"sizeimage\": %u, \"interval\": [%u, %u], \"copy\": %s, "
+	       "\"transfer\": %s%s%s, \"fourcc\": \"%s\", \"width\": %u, "
+	       "\"height\": %u, \"sizeimage\": %u, \"interval\": [%u, %u], "
+	       "\"copy\": %s, "
 	       "\"dmabuf\": %s, \"frames\": %llu, \"seconds\": %.6f, \"fps\": %.3f, "
 	       "\"drops\": %llu, \"reorders\": %llu, \"errors\": %llu, "
 	       "\"torn\": %llu, "
@@ -86,8 +90,10 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 	       "\"cpu_sys_ns\": %llu, \"memcpy_ns_per_frame\": %llu, "
 	       "\"source_changes\": %llu, \"no_signal_seconds\": %.6f}\n",
 	       src->path, vcap_source_kind(src), driver,
-	       vcap_fourcc_str(m->fourcc, fcc), m->width, m->height,
-	       m->sizeimage, m->interval_num, m->interval_den,
+	       transfer ? "\"" : "", transfer ? transfer : "null",
+	       transfer ? "\"" : "", vcap_fourcc_str(m->fourcc, fcc),
+	       m->width, m->height, m->sizeimage, m->interval_num,
+	       m->interval_den,
 	       o->copy ? "true" : "false", dmabuf ? "true" : "false",
 	       (unsigned long long)s->frames, s->wall_ns / 1e9, s->fps,
 	       (unsigned long long)s->drops, (unsigned long long)s->reorders,
@@ -107,6 +113,7 @@ static void print_json(const struct vs_opts *o, const struct vcap_source *src,
 }
 
 static void print_table(const struct vcap_source *src, const char *driver,
+			enum vcap_transfer transfer,
 			const struct vcap_stats_summary *s, uint64_t torn,
 			uint64_t copy_ns, bool dmabuf,
 			const struct vs_follow *fw)
@@ -115,6 +122,8 @@ static void print_table(const struct vcap_source *src, const char *driver,
 
 	printf("bench: %s (%s, %s), %s\n", src->path, vcap_source_kind(src),
 	       driver, vcap_mode_str(&src->mode, mode, sizeof(mode)));
+	if (!strcmp(driver, "vcap") && strcmp(vcap_source_kind(src), "vram"))
+		printf("  %-18s %s\n", "transfer", vs_transfer_text(transfer));
 	printf("  %-18s %llu in %.3f s\n", "frames",
 	       (unsigned long long)s->frames, s->wall_ns / 1e9);
 	printf("  %-18s %.2f\n", "fps (wall time)", s->fps);
@@ -173,6 +182,7 @@ static int bench_run(const struct vs_opts *o)
 	size_t copy_size = 0;
 	uint64_t start = 0, torn = 0, frames = 0, copy_ns;
 	bool started = false, dmabuf = false;
+	enum vcap_transfer transfer;
 	char driver[32];
 	int rc = 0, ret;
 
@@ -193,6 +203,7 @@ static int bench_run(const struct vs_opts *o)
 		goto out;
 	}
 	vs_driver_name(o, driver, sizeof(driver));
+	transfer = vs_transfer(o);
 	vs_progress_init(&prog, o);
 	vs_follow_init(&fw, "bench", o, src);
 	seg_mode = src->mode;
@@ -274,11 +285,12 @@ static int bench_run(const struct vs_opts *o)
 	vcap_stats_get(st, &s);
 	if (rc == 0 || s.frames) {
 		if (o->json)
-			print_json(o, src, driver, &s, torn, copy_ns, dmabuf,
-				   &fw);
+			print_json(o, src, driver,
+				   o->vram ? NULL : vcap_transfer_name(transfer),
+				   &s, torn, copy_ns, dmabuf, &fw);
 		else
-			print_table(src, driver, &s, torn, copy_ns, dmabuf,
-				    &fw);
+			print_table(src, driver, transfer, &s, torn, copy_ns,
+				    dmabuf, &fw);
 	}
 out:
 	vcap_stats_destroy(st);
@@ -291,7 +303,7 @@ const struct vs_cmd vs_cmd_bench = {
 	.name = "bench",
 	.summary = "measure fps, drops, latency and CPU per frame",
 	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_JSON |
-		VS_OPT_COPY | VS_OPT_STREAM,
+		VS_OPT_COPY | VS_OPT_STREAM | VS_OPT_VERBOSE,
 	.usage = bench_usage,
 	.check = bench_check,
 	.run = bench_run,

@@ -20,7 +20,8 @@ static void capture_usage(FILE *f)
 	      "command exits 3; a lost signal is waited for (--timeout).\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
-			 VS_OPT_OUTPUT | VS_OPT_STREAM | VS_OPT_LATENCY);
+			 VS_OPT_OUTPUT | VS_OPT_STREAM | VS_OPT_LATENCY |
+			 VS_OPT_VERBOSE);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -262,7 +263,8 @@ const struct vs_cmd vs_cmd_capture = {
 	.name = "capture",
 	.summary = "capture frames to a raw or Y4M file, or stdout",
 	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_OUTPUT |
-		VS_OPT_STREAM | VS_OPT_LATENCY,
+		VS_OPT_STREAM | VS_OPT_LATENCY |
+		VS_OPT_VERBOSE,
 	.usage = capture_usage,
 	.check = capture_check,
 	.run = capture_run,

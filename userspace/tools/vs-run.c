@@ -78,6 +78,8 @@ struct vcap_source *vs_open_source(const struct vs_opts *o, const char *cmd)
 	struct vcap_source_config cfg;
 	struct vcap_source *src;
 
+	if (o->verbose)
+		vs_print_device(o, cmd);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.mode = o->mode;
 	cfg.num_buffers = o->buffers;
@@ -163,6 +165,62 @@ int vs_next(struct vs_follow *fw, struct vcap_frame *f)
 			return VS_NEXT_STOP;
 		}
 	}
+}
+
+enum vcap_transfer vs_transfer(const struct vs_opts *o)
+{
+	enum vcap_transfer t = VCAP_TRANSFER_UNKNOWN;
+
+	if (o->vram)
+		return t;
+	if (vcap_transfer_query(NULL, o->device, &t) < 0)
+		vcap_clear_error();
+	return t;
+}
+
+const char *vs_transfer_text(enum vcap_transfer t)
+{
+	switch (t) {
+	case VCAP_TRANSFER_DMA:
+		return "dma (the board writes into the buffers)";
+	case VCAP_TRANSFER_COPY:
+		return "copy (the driver copies each frame)";
+	default:
+		return "unknown (the driver does not say)";
+	}
+}
+
+void vs_print_device(const struct vs_opts *o, const char *cmd)
+{
+	struct vcap_vram_info info;
+	struct vcap_v4l2_caps caps;
+	struct vcap_vram *vram;
+	struct vcap_v4l2 *dev;
+
+	fprintf(stderr, "%s: node: %s\n", cmd, o->vram ? o->vram : o->device);
+	if (o->vram) {
+		/* Read in place: no transfer into buffers to speak of. */
+		vram = vcap_vram_open(o->vram);
+		if (vram && vcap_vram_query(vram, &info) == 0)
+			fprintf(stderr, "%s: driver: vcap (VRAM node)\n%s: card: %s\n",
+				cmd, cmd, info.name);
+		vcap_vram_close(vram);
+		vcap_clear_error();
+		return;
+	}
+	/* Opening it is left to the stream, which reports a failure. */
+	dev = vcap_v4l2_open(o->device);
+	if (!dev || vcap_v4l2_caps(dev, &caps) < 0) {
+		vcap_v4l2_close(dev);
+		vcap_clear_error();
+		return;
+	}
+	vcap_v4l2_close(dev);
+	fprintf(stderr, "%s: driver: %s\n%s: card: %s\n", cmd, caps.driver, cmd,
+		caps.card);
+	if (!strcmp(caps.driver, "vcap"))
+		fprintf(stderr, "%s: transfer: %s\n", cmd,
+			vs_transfer_text(vs_transfer(o)));
 }
 
 void vs_driver_name(const struct vs_opts *o, char *buf, size_t size)

@@ -19,7 +19,8 @@ static void verify_usage(FILE *f)
 	      "Exits 1 naming the first bad frame; default 100 frames.\n\n",
 	      f);
 	vs_usage_options(f, VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH |
-			 VS_OPT_STAMPS | VS_OPT_STREAM | VS_OPT_LATENCY);
+			 VS_OPT_STAMPS | VS_OPT_STREAM | VS_OPT_LATENCY |
+			 VS_OPT_VERBOSE);
 }
 
 static int verify_check(struct vs_opts *o, char *err, size_t size)
@@ -216,7 +217,8 @@ const struct vs_cmd vs_cmd_verify = {
 	.name = "verify",
 	.summary = "check a stream: order, no drops, no torn frames",
 	.opts = VS_OPT_DEVICE | VS_OPT_MODE | VS_OPT_LENGTH | VS_OPT_STAMPS |
-		VS_OPT_STREAM | VS_OPT_LATENCY,
+		VS_OPT_STREAM | VS_OPT_LATENCY |
+		VS_OPT_VERBOSE,
 	.usage = verify_usage,
 	.check = verify_check,
 	.run = verify_run,

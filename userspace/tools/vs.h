@@ -19,6 +19,7 @@
 #define VS_OPT_STREAM	(1u << 6)	/* --buffers, --timeout, --dmabuf */
 #define VS_OPT_COPY	(1u << 7)	/* --copy */
 #define VS_OPT_LATENCY	(1u << 8)	/* --latency */
+#define VS_OPT_VERBOSE	(1u << 9)	/* -v: the device before streaming */
 
 enum vs_stamps {
 	VS_STAMPS_AUTO,		/* on for vcap devices in stamped formats */
@@ -43,6 +44,7 @@ struct vs_opts {
 	unsigned int buffers;
 	int timeout_ms;			/* per frame */
 	bool quiet;			/* -q: no progress line */
+	bool verbose;			/* -v: say what streams, and how */
 	bool help;
 };
 
@@ -124,6 +126,20 @@ void vs_follow_init(struct vs_follow *fw, const char *cmd,
 int vs_next(struct vs_follow *fw, struct vcap_frame *f);
 /* Time without a signal so far, the current loss included. */
 uint64_t vs_follow_no_signal_ns(const struct vs_follow *fw);
+
+/*
+ * How frames reach the buffers of o's V4L2 device (libvcap's
+ * vcap_transfer_query()); VCAP_TRANSFER_UNKNOWN for a VRAM node, which
+ * is read in place, and for a device sysfs does not know.
+ */
+enum vcap_transfer vs_transfer(const struct vs_opts *o);
+/*
+ * "CMD: node: ...", "driver: ", "card: " and, for vcap's V4L2 nodes,
+ * "transfer: " lines on stderr: what -v prints before streaming.
+ */
+void vs_print_device(const struct vs_opts *o, const char *cmd);
+/* "dma (the board writes into the buffers)" and the like. */
+const char *vs_transfer_text(enum vcap_transfer t);
 
 /* The V4L2 driver name of o's device, or "vcap" for VRAM. */
 void vs_driver_name(const struct vs_opts *o, char *buf, size_t size);

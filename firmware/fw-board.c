@@ -13,6 +13,7 @@
 #include "fw-board.h"
 #include "fw-fault.h"
 #include "fw-mem.h"
+#include "fw-pace.h"
 
 int fw_board_open(struct fw_board *b, const char *path, u64 size,
 		  char *err, size_t errlen)
@@ -164,6 +165,13 @@ void fw_board_reset(struct fw_board *b, const struct fw_board_id *id)
 	 * so a driver that keeps its request there resumes streaming.
 	 */
 	b->ack_seq = req_seq ? req_seq - 1 : 0;
+	b->replay = req_seq != 0;
+	b->replay_seq = req_seq;
+	if (b->dma) {
+		fw_dma_halt(b->dma);
+		fw_dma_clear_block(&c->dma);
+		fw_dma_publish(b->dma, &c->dma);
+	}
 	wr32(&c->status.ack_seq, b->ack_seq);
 	wr32(&c->status.error, VCAP_ERR_NONE);
 	fw_board_write_mode(b);
@@ -175,6 +183,9 @@ void fw_board_reset(struct fw_board *b, const struct fw_board_id *id)
 
 void fw_board_vanish(struct fw_board *b)
 {
+	/* A board off the bus writes nothing into the host any more. */
+	if (b->dma)
+		fw_dma_halt(b->dma);
 	wr32(&b->ctrl->info.magic, 0);
 	wr32(&b->ctrl->status.state, VCAP_STATE_STOPPED);
 	wmb();
@@ -258,7 +269,16 @@ bool fw_board_poll_request(struct fw_board *b)
 	rmb();
 	memcpy(&req, (const void *)&c->request, sizeof(req));
 	b->requests++;
-	err = fw_board_apply(b, &req);
+	if (b->replay && seq == b->replay_seq)
+		req.flags &= cpu_to_le32(~VCAP_REQ_DMA);
+	b->replay = false;
+	/*
+	 * The loop makes frames and handles requests in turn, on one
+	 * thread: no frame is being written while this runs, and
+	 * fw_board_request() has stopped DMA when it ends it, so the ack
+	 * below is written after the last pixel and completion.
+	 */
+	err = fw_board_request(b, &req);
 	if (err)
 		b->refused++;
 	wr32(&c->status.error, (u32)err);
@@ -285,6 +305,51 @@ int fw_board_apply(struct fw_board *b, const struct vcap_board_request *req)
 	return VCAP_ERR_NONE;
 }
 
+int fw_board_request(struct fw_board *b, const struct vcap_board_request *req)
+{
+	bool dma = le32_to_cpu(req->cmd) == VCAP_CMD_START &&
+		   (le32_to_cpu(req->flags) & VCAP_REQ_DMA);
+	struct vcap_board_request mode = *req;
+	struct fw_dma_rings rings;
+	u32 gen = b->mode_gen;
+	int err = VCAP_ERR_NONE;
+
+	/* The rings, read once: the page is the guest's. */
+	if (dma)
+		err = b->dma ? fw_dma_check(b->dma, &b->ctrl->dma, &rings) :
+			       VCAP_ERR_BAD_DMA;
+	/* The mode check knows nothing of DMA. */
+	mode.flags &= cpu_to_le32(~VCAP_REQ_DMA);
+	if (!err)
+		err = fw_board_apply(b, &mode);
+	if (!err && dma) {
+		/* Same mode, same rings: a change of pattern or flips. */
+		if (b->mode_gen != gen || !fw_dma_running_on(b->dma, &rings))
+			fw_dma_start(b->dma, &b->ctrl->dma, &rings,
+				     fw_now_ns());
+		return VCAP_ERR_NONE;
+	}
+	if (b->dma)
+		fw_dma_stop(b->dma, fw_now_ns());
+	return err;
+}
+
+const char *fw_board_err_str(u32 err)
+{
+	switch (err) {
+	case VCAP_ERR_BAD_INPUT:
+		return "unknown input";
+	case VCAP_ERR_NO_LINK:
+		return "no link";
+	case VCAP_ERR_TIMINGS:
+		return "not the source's timings";
+	case VCAP_ERR_BAD_DMA:
+		return "DMA rings unusable, or no DMA";
+	default:
+		return vcap_modes_err_str(err);
+	}
+}
+
 int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height)
 {
 	struct vcap_board_request req;
@@ -299,7 +364,7 @@ int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height)
 	req.interval_num = cpu_to_le32(b->mode.interval_num);
 	req.interval_den = cpu_to_le32(b->mode.interval_den);
 	req.pattern = cpu_to_le32(b->mode.pattern);
-	req.flags = cpu_to_le32(b->mode.flags);
+	req.flags = cpu_to_le32(b->mode.flags & ~VCAP_REQ_DMA);
 	req.input = cpu_to_le32(b->mode.input);
 	return fw_board_apply(b, &req);
 }
@@ -355,7 +420,12 @@ u8 *fw_board_frame_begin(struct fw_board *b, u32 *slot, u64 *prev)
 		i = 0;
 	s = &b->ctrl->slots[i];
 	consumed = rd64(&b->ctrl->request.consumed_seq);
-	if (b->pub[i] != VCAP_GEN_NONE && b->pub[i] > consumed)
+	/*
+	 * With DMA the driver takes frames from its buffers, not the ring:
+	 * a frame lost to it is one with no buffer posted (fw-run).
+	 */
+	if (b->pub[i] != VCAP_GEN_NONE && b->pub[i] > consumed &&
+	    !fw_board_dma_running(b))
 		b->frames_overwritten++;
 	b->pub[i] = VCAP_GEN_NONE;
 
@@ -401,6 +471,8 @@ void fw_board_update_status(struct fw_board *b)
 	wr64(&st->frames_produced, b->frames_produced);
 	wr64(&st->frames_overwritten, b->frames_overwritten);
 	wr64(&st->frames_late, b->frames_late);
+	if (b->dma)
+		fw_dma_publish(b->dma, &b->ctrl->dma);
 }
 
 void fw_board_tick(struct fw_board *b)
@@ -447,7 +519,7 @@ void fw_board_scribble(struct fw_board *b, u32 rnd1, u32 rnd2)
 	struct vcap_board_slot *s = &b->ctrl->slots[rnd1 % VCAP_MAX_SLOTS];
 	u64 big = ((u64)rnd2 << 32) | rnd1;
 
-	switch (rnd1 % 12) {
+	switch (rnd1 % 14) {
 	case 0:
 		wr32(&st->latest_slot, rnd2);
 		break;
@@ -483,6 +555,15 @@ void fw_board_scribble(struct fw_board *b, u32 rnd1, u32 rnd2)
 	case 10:
 		wr32(&st->mode_gen, rnd2);
 		wr32(&st->state, rnd2 & 7);
+		break;
+	case 12:
+		/* The board's half of the DMA block: never read back. */
+		wr32(&b->ctrl->dma.comp_head, rnd2);
+		wr32(&b->ctrl->dma.desc_tail, rnd2 >> 7);
+		break;
+	case 13:
+		wr64(&b->ctrl->dma.frames_written, big);
+		wr64(&b->ctrl->dma.desc_refused, rnd2);
 		break;
 	default:
 		wr32(&st->ack_seq, rnd2);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <vcap/board.h>
+#include "fw-dma.h"
 #include "fw-hdmi.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
@@ -57,6 +58,14 @@ struct fw_board {
 	/* The info as written; requests are checked against this copy. */
 	struct vcap_board_info info;
 	struct fw_hdmi hdmi;
+	/* The DMA engine (VCAP_CAP_DMA), or NULL: the owner's. */
+	struct fw_dma *dma;
+	/*
+	 * The request found in memory by a reset is acted on again, but
+	 * never with DMA: its rings and buffers are from before.
+	 */
+	bool replay;
+	u32 replay_seq;
 
 	/* Counters, mirrored into the status page. */
 	u64 heartbeat;
@@ -97,9 +106,26 @@ bool fw_board_poll_request(struct fw_board *b);
 
 /*
  * Check and carry out a request (start, restart or stop) without the
- * request/ack pair: VCAP_ERR_*.
+ * request/ack pair: VCAP_ERR_*.  The mode alone: DMA is left as it is.
  */
 int fw_board_apply(struct fw_board *b, const struct vcap_board_request *req);
+
+/*
+ * A request as the driver makes it, mode and DMA, without the ack:
+ * VCAP_ERR_*.  DMA runs on after it only for a START with VCAP_REQ_DMA
+ * that keeps the running mode and rings; any other request, refused or
+ * not, has stopped every DMA write when this returns.
+ */
+int fw_board_request(struct fw_board *b, const struct vcap_board_request *req);
+
+/* Whether frames go into posted buffers. */
+static inline bool fw_board_dma_running(const struct fw_board *b)
+{
+	return b->dma && b->dma->running;
+}
+
+/* The text of a VCAP_ERR_*, for stats and messages. */
+const char *fw_board_err_str(u32 err);
 
 /* Damage slot's header or the status as a faulty board would (fw-fault.h). */
 void fw_board_corrupt(struct fw_board *b, u32 slot, int kind);

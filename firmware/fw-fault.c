@@ -8,7 +8,22 @@
 const char fw_fault_usage[] =
 	"fault drop N | stall MS | hang MS | die MS | signal off|on |\n"
 	"      resize WxH | corrupt lock|seq|size|pixels|slot |\n"
-	"      hostile on|off | storm N | clear";
+	"      hostile on|off | storm N |\n"
+	"      comp id|stale|size|replay|reorder|idle|after-stop [N|every N] |\n"
+	"      clear";
+
+static const char * const fw_comp_names[FW_COMP_COUNT] = {
+	[FW_COMP_ID] = "id", [FW_COMP_STALE] = "stale",
+	[FW_COMP_SIZE] = "size", [FW_COMP_REPLAY] = "replay",
+	[FW_COMP_REORDER] = "reorder", [FW_COMP_IDLE] = "idle",
+	[FW_COMP_AFTER_STOP] = "after-stop",
+};
+
+const char *fw_comp_fault_name(enum fw_comp_fault kind)
+{
+	return kind > FW_COMP_NONE && kind < FW_COMP_COUNT ?
+	       fw_comp_names[kind] : "?";
+}
 
 void fw_fault_init(struct fw_fault *f)
 {
@@ -27,6 +42,34 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 		return -1;
 	*v = (uint32_t)x;
 	return 0;
+}
+
+/* comp KIND: once; comp KIND N: the next N; comp KIND every N: a rate. */
+static int fw_fault_parse_comp(struct fw_fault *f, int argc, char **argv,
+			       FILE *out)
+{
+	uint32_t n = 1;
+	unsigned int k;
+
+	for (k = FW_COMP_NONE + 1; k < FW_COMP_COUNT; k++)
+		if (!strcmp(argv[2], fw_comp_names[k]))
+			break;
+	if (k == FW_COMP_COUNT)
+		goto usage;
+	if (argc == 4 && parse_u32(argv[3], 1000000, &n))
+		goto usage;
+	if (argc == 5 && (strcmp(argv[3], "every") ||
+			  parse_u32(argv[4], 1000000, &n) || !n))
+		goto usage;
+	if (argc == 5)
+		f->comp_every[k] = n;
+	else
+		f->comp[k] += n;
+	return 0;
+
+usage:
+	fprintf(out, "bad fault command; usage: %s", fw_fault_usage);
+	return -1;
 }
 
 int fw_fault_parse(struct fw_fault *f, int argc, char **argv,
@@ -51,6 +94,8 @@ int fw_fault_parse(struct fw_fault *f, int argc, char **argv,
 		f->signal = 1;
 		return 0;
 	}
+	if (!strcmp(what, "comp") && argc >= 3 && argc <= 5)
+		return fw_fault_parse_comp(f, argc, argv, out);
 	if (argc != 3)
 		goto usage;
 	if (!strcmp(what, "drop") && !parse_u32(arg, 1000000, &v)) {

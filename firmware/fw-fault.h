@@ -19,6 +19,22 @@ enum fw_corrupt {
 	FW_CORRUPT_SLOT,	/* latest_slot out of range */
 };
 
+/*
+ * Completions a hostile DMA engine writes (fw-dma.c): each one is
+ * something board.h tells the driver never to accept.
+ */
+enum fw_comp_fault {
+	FW_COMP_NONE,
+	FW_COMP_ID,		/* id out of any range a driver uses */
+	FW_COMP_STALE,		/* id not outstanding: done, or never posted */
+	FW_COMP_SIZE,		/* bytesused past the buffer */
+	FW_COMP_REPLAY,		/* the last completion again: index, sequence */
+	FW_COMP_REORDER,	/* sequence before the previous completion's */
+	FW_COMP_IDLE,		/* a completion with nothing posted */
+	FW_COMP_AFTER_STOP,	/* into the completion ring after the stop ack */
+	FW_COMP_COUNT
+};
+
 struct fw_fault {
 	uint32_t drop;		/* frames still to drop */
 	uint64_t stall_until;	/* no frames before this time (ns) */
@@ -31,6 +47,10 @@ struct fw_fault {
 	bool hostile;		/* scribble over the control page */
 	uint32_t storm;		/* interrupts still to raise */
 	uint64_t dropped;	/* frames dropped on demand, in all */
+	/* Per enum fw_comp_fault: completions still to damage ... */
+	uint32_t comp[FW_COMP_COUNT];
+	/* ... and one more every this many completions (0: none). */
+	uint32_t comp_every[FW_COMP_COUNT];
 };
 
 /*
@@ -41,6 +61,9 @@ int fw_fault_parse(struct fw_fault *f, int argc, char **argv,
 		   uint64_t now_ns, FILE *out);
 
 void fw_fault_init(struct fw_fault *f);
+
+/* The name of a completion fault, as the command takes it. */
+const char *fw_comp_fault_name(enum fw_comp_fault kind);
 
 /* The usage text of the fault command. */
 extern const char fw_fault_usage[];

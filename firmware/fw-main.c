@@ -36,10 +36,17 @@ static void usage(FILE *f)
 "                      black red green blue noise\n"
 "  --start FOURCC:WxH@FPS  stream from the start, without a driver request\n"
 "  --serial STR        board serial number\n"
+"  --guest-ram PATH    DMA: write frames into the guest's buffers through\n"
+"                      this file, the guest's RAM (QEMU -object\n"
+"                      memory-backend-file,mem-path=PATH,share=on); it must\n"
+"                      exist and have the guest's RAM size\n"
+"  --guest-machine pc|q35  QEMU machine of the guest, for its RAM layout\n"
+"                      (default pc, QEMU's default machine)\n"
 "  --realtime          SCHED_FIFO priority, for steady pacing on a busy host\n"
 "  -v, --verbose       log peers and faults\n"
 "\n"
 "ctl commands: stats | pattern NAME|request | source SPEC | stop |\n"
+"              guest-ram PATH [pc|q35] | guest-ram none |\n"
 "              source TIMING|none|unstable|out-of-range |\n"
 "              start FOURCC WxH FPS [PATTERN] |\n"
 "              %s\n", fw_fault_usage);
@@ -130,6 +137,8 @@ static int cmd_serve(int argc, char **argv)
 		{ "pattern", required_argument, NULL, 't' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "serial", required_argument, NULL, 'n' },
+		{ "guest-ram", required_argument, NULL, 'g' },
+		{ "guest-machine", required_argument, NULL, 'M' },
 		{ "realtime", no_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -137,6 +146,8 @@ static int cmd_serve(int argc, char **argv)
 	};
 	const char *shm = NULL, *sock = NULL, *ctl = NULL, *pidfile = NULL;
 	const char *sources[8], *start = NULL, *serial = NULL;
+	const char *guest_ram = NULL, *guest_machine = NULL;
+	enum fw_guest_machine machine = FW_GUEST_PC;
 	char shm_path[4096], ctl_path[4096], err[1024];
 	u32 fourcc = 0, w = 0, h = 0, fps = 0;
 	u64 size = FW_BOARD_DEFAULT_SIZE;
@@ -190,6 +201,16 @@ static int cmd_serve(int argc, char **argv)
 		case 'n':
 			serial = optarg;
 			break;
+		case 'g':
+			guest_ram = optarg;
+			break;
+		case 'M':
+			guest_machine = optarg;
+			if (fw_guest_machine_by_name(optarg, &machine)) {
+				fprintf(stderr, "vcap-fw: bad --guest-machine '%s': pc or q35\n", optarg);
+				return 2;
+			}
+			break;
 		case 'R':
 			realtime = true;
 			break;
@@ -206,6 +227,10 @@ static int cmd_serve(int argc, char **argv)
 	}
 	if (optind != argc) {
 		fprintf(stderr, "vcap-fw: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (guest_machine && !guest_ram) {
+		fprintf(stderr, "vcap-fw: --guest-machine without --guest-ram\n");
 		return 2;
 	}
 	if (shm) {
@@ -237,6 +262,13 @@ static int cmd_serve(int argc, char **argv)
 		r->id.serial = serial;
 	if (serial)
 		fw_board_reset(&r->board, &r->id);
+	if (guest_ram &&
+	    fw_run_enable_dma(r, guest_ram, machine, err, sizeof(err))) {
+		fprintf(stderr, "vcap-fw: %s\n", err);
+		fw_run_fini(r);
+		free(r);
+		return 1;
+	}
 	r->pattern_override = pattern;
 	if (start) {
 		ret = fw_run_start(r, fourcc, w, h, fps,
@@ -276,10 +308,13 @@ static int cmd_serve(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("vcap-fw: ready: memory %s (%llu bytes)%s%s%s%s\n",
+	printf("vcap-fw: ready: memory %s (%llu bytes)%s%s%s%s%s%s%s\n",
 	       shm ? shm : "(anonymous)", (unsigned long long)size,
 	       sock ? ", ivshmem server " : ", polling (ivshmem-plain)",
-	       sock ? sock : "", ctl ? ", control " : "", ctl ? ctl : "");
+	       sock ? sock : "", ctl ? ", control " : "", ctl ? ctl : "",
+	       guest_ram ? ", DMA into guest RAM " : "",
+	       guest_ram ? guest_ram : "",
+	       guest_ram ? (machine == FW_GUEST_Q35 ? " (q35)" : " (pc)") : "");
 	fflush(stdout);
 
 	ret = fw_run_loop(r);

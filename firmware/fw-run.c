@@ -107,6 +107,10 @@ void fw_run_fini(struct fw_run *r)
 		fw_server_close(&r->server);
 	fw_source_destroy(r->source);
 	fw_board_close(&r->board);
+	if (r->has_dma)
+		fw_dma_close(&r->dma);
+	r->board.dma = NULL;
+	r->has_dma = false;
 	r->has_ctl = false;
 	r->has_server = false;
 	r->source = NULL;
@@ -123,6 +127,33 @@ static void fw_run_notify(struct fw_run *r, unsigned int vector)
 {
 	if (r->has_server)
 		fw_server_notify(&r->server, vector);
+}
+
+int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
+		      enum fw_guest_machine m, char *err, size_t errlen)
+{
+	struct fw_dma nd;
+
+	/* The new RAM opened first: a bad path leaves the board as it was. */
+	if (ram_path && fw_dma_open(&nd, ram_path, m, err, errlen))
+		return -EINVAL;
+	if (r->has_dma) {
+		fw_dma_halt(&r->dma);
+		fw_dma_close(&r->dma);
+	}
+	r->has_dma = ram_path != NULL;
+	r->board.dma = NULL;
+	r->id.caps &= ~VCAP_CAP_DMA;
+	if (r->has_dma) {
+		r->dma = nd;
+		fw_dma_views_init(&r->dma.views, &r->dma.ram);
+		r->board.dma = &r->dma;
+		r->id.caps |= VCAP_CAP_DMA;
+	}
+	/* A fresh control page: the caps change, as after a restart. */
+	fw_board_reset(&r->board, &r->id);
+	fw_run_notify(r, VCAP_VEC_STATUS);
+	return 0;
 }
 
 /* A frame source spec, or an HDMI source name. */
@@ -173,7 +204,8 @@ int fw_run_start(struct fw_run *r, u32 fourcc, u32 width, u32 height,
 	req.interval_den = cpu_to_le32(fps);
 	req.pattern = cpu_to_le32(pattern);
 	req.input = cpu_to_le32(VCAP_INPUT_TPG);
-	err = fw_board_apply(&r->board, &req);
+	/* A START without VCAP_REQ_DMA: DMA, if it ran, has stopped. */
+	err = fw_board_request(&r->board, &req);
 	if (!err)
 		fw_run_notify(r, VCAP_VEC_STATUS);
 	return err;
@@ -190,15 +222,75 @@ static u32 fw_run_rand(struct fw_run *r)
 	return x;
 }
 
+/* One frame's pixels, from the source, or black filler without a signal. */
+static void fw_run_render(struct fw_run *r, const struct fw_frame_req *req,
+			  u8 *dst, u64 seq, u64 prev)
+{
+	struct vcap_gen g;
+
+	if (r->board.no_signal) {
+		if (!vcap_gen_init(&g, &req->fmt, VCAP_PATTERN_SOLID_BLACK, 0))
+			vcap_gen_render(&g, dst, seq, prev);
+	} else {
+		r->source->ops->render(r->source, req, dst, seq, prev);
+	}
+}
+
+/* The completion fault that damages a frame's own completion, if any. */
+static enum fw_comp_fault fw_run_inline_fault(const struct fw_run *r)
+{
+	if (r->fault.comp[FW_COMP_SIZE])
+		return FW_COMP_SIZE;
+	if (r->fault.comp[FW_COMP_REORDER])
+		return FW_COMP_REORDER;
+	return FW_COMP_NONE;
+}
+
+/*
+ * After a frame's completion: the completion faults due at their rate,
+ * and one extra completion of those pending, if the engine's state lets
+ * it mean what it says.
+ */
+static void fw_run_comp_faults(struct fw_run *r, const struct fw_dma_frame *df,
+			       bool completed)
+{
+	static const enum fw_comp_fault extra[] = {
+		FW_COMP_ID, FW_COMP_STALE, FW_COMP_REPLAY, FW_COMP_IDLE,
+	};
+	struct fw_fault *f = &r->fault;
+	unsigned int k;
+
+	if (completed) {
+		r->completions++;
+		for (k = FW_COMP_NONE + 1; k < FW_COMP_COUNT; k++)
+			if (f->comp_every[k] &&
+			    !(r->completions % f->comp_every[k]))
+				f->comp[k]++;
+	}
+	for (k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
+		if (!f->comp[extra[k]])
+			continue;
+		if (fw_dma_inject(&r->dma, &r->board.ctrl->dma, extra[k], df)) {
+			f->comp[extra[k]]--;
+			fw_info("fault: completion %s\n",
+				fw_comp_fault_name(extra[k]));
+			break;
+		}
+	}
+}
+
 static void fw_run_frame(struct fw_run *r, u64 now)
 {
 	struct fw_board *b = &r->board;
 	const struct fw_mode *m = &b->mode;
+	enum fw_comp_fault fault;
+	enum fw_dma_take take = FW_DMA_EMPTY;
 	struct fw_frame_req req;
+	struct fw_dma_frame df;
 	u64 seq = r->pace.n, prev, period;
 	u32 slot, flags = 0;
-	struct vcap_gen g;
-	u8 *dst;
+	bool dma = fw_board_dma_running(b);
+	u8 *dst, *buf = NULL;
 
 	/* The sequence counts frame periods: a frame not made is a gap. */
 	b->next_seq = seq + 1;
@@ -217,22 +309,72 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 	req.pattern = r->pattern_override >= 0 ? (u32)r->pattern_override :
 						 m->pattern;
 	req.flags = m->flags;
-	dst = fw_board_frame_begin(b, &slot, &prev);
-	if (b->no_signal) {
+	if (b->no_signal)
 		flags |= VCAP_SLOT_NO_SIGNAL;
-		if (!vcap_gen_init(&g, &req.fmt, VCAP_PATTERN_SOLID_BLACK, 0))
-			vcap_gen_render(&g, dst, seq, prev);
-	} else {
-		r->source->ops->render(r->source, &req, dst, seq, prev);
+	df.seq = seq;
+	df.ts_ns = now;
+	df.sizeimage = m->fmt.sizeimage;
+	df.flags = b->no_signal ? VCAP_COMP_NO_SIGNAL : 0;
+	df.mode_gen = b->mode_gen;
+	if (dma) {
+		take = fw_dma_frame_begin(&r->dma, &b->ctrl->dma, &df, &buf);
+		if (take == FW_DMA_EMPTY)
+			b->frames_overwritten++;
 	}
+	if (buf) {
+		/*
+		 * Straight into the posted buffer, every pixel written once;
+		 * the slot for VRAM readers is a host copy of it.
+		 */
+		fw_run_render(r, &req, buf, seq, VCAP_GEN_NONE);
+		fault = fw_run_inline_fault(r);
+		if (fw_dma_frame_end(&r->dma, &b->ctrl->dma, &df, fault))
+			r->fault.comp[fault]--;
+	}
+	dst = fw_board_frame_begin(b, &slot, &prev);
+	if (buf)
+		memcpy(dst, buf, m->fmt.sizeimage);
+	else
+		fw_run_render(r, &req, dst, seq, prev);
 	fw_board_frame_end(b, slot, seq, now, m->fmt.sizeimage, flags);
 	if (r->fault.corrupt != FW_CORRUPT_NONE) {
 		fw_board_corrupt(b, slot, r->fault.corrupt);
 		r->fault.corrupt = FW_CORRUPT_NONE;
 	}
+	if (dma)
+		fw_run_comp_faults(r, &df, take == FW_DMA_BUFFER ||
+				   take == FW_DMA_REFUSED);
 	fw_pace_advance(&r->pace, fw_now_ns());
 	b->frames_late = r->late_started + r->pace.late;
 	fw_run_notify(r, VCAP_VEC_FRAME);
+}
+
+/* The after-stop fault, armed while one is pending; written when due. */
+static void fw_run_after_stop(struct fw_run *r, u64 now)
+{
+	struct fw_fault *f = &r->fault;
+
+	if (!r->has_dma)
+		return;
+	r->dma.after_stop_armed = f->comp[FW_COMP_AFTER_STOP] > 0;
+	if (fw_dma_after_stop(&r->dma, &r->board.ctrl->dma, now)) {
+		if (f->comp[FW_COMP_AFTER_STOP])
+			f->comp[FW_COMP_AFTER_STOP]--;
+		fw_info("fault: completion after-stop\n");
+		fw_run_notify(r, VCAP_VEC_FRAME);
+	}
+}
+
+/* The hostile board's completions, now and then, while DMA runs. */
+static void fw_run_hostile_dma(struct fw_run *r)
+{
+	u32 x = fw_run_rand(r), k;
+
+	if (!fw_board_dma_running(&r->board) || (x & 15))
+		return;
+	k = FW_COMP_NONE + 1 + (x >> 4) % (FW_COMP_COUNT - 1);
+	if (!r->fault.comp[k])
+		r->fault.comp[k] = 1;
 }
 
 /* Faults that change what the board is: signal, resolution, death. */
@@ -316,13 +458,16 @@ void fw_run_once(struct fw_run *r)
 			due = fw_pace_deadline(&r->pace);
 		if (f->hostile) {
 			fw_board_scribble(b, fw_run_rand(r), fw_run_rand(r));
+			fw_run_hostile_dma(r);
 			r->hostile_writes++;
 			fw_run_notify(r, fw_run_rand(r) & 1);
 		} else if (r->was_hostile) {
 			/* Sane again: a fresh control page, as after a reboot. */
 			fw_board_reset(b, &r->id);
+			memset(f->comp, 0, sizeof(f->comp));
 			fw_run_notify(r, VCAP_VEC_STATUS);
 		}
+		fw_run_after_stop(r, fw_now_ns());
 		r->was_hostile = f->hostile;
 	}
 	while (f->storm) {
@@ -380,6 +525,36 @@ static void fw_run_link_state(struct fw_run *r, FILE *out)
 	fprintf(out, "hotplug=%s\n", h->hotplug ? "high" : "low");
 }
 
+static void fw_run_dma_stats(struct fw_run *r, FILE *out)
+{
+	const struct fw_dma *d = &r->dma;
+
+	fprintf(out, "guest_ram=%llu %s\n", (unsigned long long)d->ram.size,
+		fw_guest_machine_name(d->ram.machine));
+	fprintf(out, "dma=%s\n", d->running ? "running" : "stopped");
+	if (d->running)
+		fprintf(out, "dma_rings=desc@0x%llx comp@0x%llx entries=%u\n",
+			(unsigned long long)d->rings.desc_addr,
+			(unsigned long long)d->rings.comp_addr,
+			d->rings.entries);
+	fprintf(out, "dma_desc_tail=%u\n", d->desc_tail);
+	fprintf(out, "dma_comp_head=%u\n", d->comp_head);
+	fprintf(out, "dma_frames_written=%llu\n",
+		(unsigned long long)d->frames_written);
+	fprintf(out, "dma_desc_refused=%llu\n",
+		(unsigned long long)d->desc_refused);
+	fprintf(out, "dma_frames_empty=%llu\n",
+		(unsigned long long)d->frames_empty);
+	fprintf(out, "dma_overruns=%llu\n", (unsigned long long)d->overruns);
+	fprintf(out, "dma_frames_scattered=%llu\n",
+		(unsigned long long)d->frames_scattered);
+	fprintf(out, "dma_views=%llu built, %llu reused, %u mappings\n",
+		(unsigned long long)d->views.built,
+		(unsigned long long)d->views.hits, d->views.maps);
+	fprintf(out, "dma_bad_completions=%llu\n",
+		(unsigned long long)d->bad_completions);
+}
+
 static void fw_run_stats(struct fw_run *r, FILE *out)
 {
 	const struct fw_board *b = &r->board;
@@ -416,7 +591,9 @@ static void fw_run_stats(struct fw_run *r, FILE *out)
 		(unsigned long long)b->frames_overwritten);
 	fprintf(out, "requests=%llu\n", (unsigned long long)b->requests);
 	fprintf(out, "requests_refused=%llu\n", (unsigned long long)b->refused);
-	fprintf(out, "last_error=%s\n", vcap_modes_err_str(b->last_error));
+	fprintf(out, "last_error=%s\n", fw_board_err_str(b->last_error));
+	if (r->has_dma)
+		fw_run_dma_stats(r, out);
 	if (r->has_server) {
 		fprintf(out, "peers=%u\n", fw_server_peer_count(&r->server));
 		fprintf(out, "peer_connects=%llu\n",
@@ -456,6 +633,27 @@ static int fw_run_cmd_start(struct fw_run *r, int argc, char **argv,
 	return 0;
 }
 
+/* guest-ram PATH [pc|q35] | guest-ram none: DMA into another guest's RAM. */
+static int fw_run_cmd_guest_ram(struct fw_run *r, int argc, char **argv,
+				FILE *out)
+{
+	enum fw_guest_machine m = FW_GUEST_PC;
+	char err[1024];
+
+	if (argc < 2 || argc > 3 ||
+	    (argc == 3 && fw_guest_machine_by_name(argv[2], &m)) ||
+	    (argc == 3 && !strcmp(argv[1], "none"))) {
+		fprintf(out, "usage: guest-ram PATH [pc|q35] | guest-ram none");
+		return -1;
+	}
+	if (fw_run_enable_dma(r, strcmp(argv[1], "none") ? argv[1] : NULL, m,
+			      err, sizeof(err))) {
+		fprintf(out, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 {
 	struct fw_run *r = ctx;
@@ -487,17 +685,19 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 	}
 	if (!strcmp(argv[0], "fault"))
 		return fw_fault_parse(&r->fault, argc, argv, fw_now_ns(), out);
+	if (!strcmp(argv[0], "guest-ram"))
+		return fw_run_cmd_guest_ram(r, argc, argv, out);
 	if (!strcmp(argv[0], "start"))
 		return fw_run_cmd_start(r, argc, argv, out);
 	if (!strcmp(argv[0], "stop") && argc == 1) {
 		struct vcap_board_request req;
 
 		memset(&req, 0, sizeof(req));
-		fw_board_apply(&r->board, &req);
+		fw_board_request(&r->board, &req);
 		fw_run_notify(r, VCAP_VEC_STATUS);
 		return 0;
 	}
-	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | %s",
+	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | guest-ram PATH [pc|q35]|none | %s",
 		argv[0], fw_fault_usage);
 	return -1;
 }

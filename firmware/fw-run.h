@@ -27,6 +27,9 @@ struct fw_run {
 	struct fw_source *source;
 	struct fw_pace pace;
 	struct fw_fault fault;
+	struct fw_dma dma;
+	bool has_dma;		/* --guest-ram: VCAP_CAP_DMA */
+	u64 completions;	/* written for frames, for fault rates */
 	int pattern_override;	/* enum vcap_pattern, or -1: the request's */
 	int signal_fd;		/* SIGINT/SIGTERM, or -1 */
 	volatile bool quit;	/* set from another thread to stop the loop */
@@ -45,6 +48,16 @@ int fw_run_init(struct fw_run *r, const char *shm_path, u64 size,
 		const char *socket_path, const char *ctl_path,
 		char *err, size_t errlen);
 void fw_run_fini(struct fw_run *r);
+
+/*
+ * Give the board DMA into the guest RAM file at ram_path (it must exist,
+ * of the guest's RAM size), laid out as QEMU's machine m lays it out, in
+ * place of any it had; NULL takes DMA away.  The control page starts
+ * afresh with the new caps, as after a restart.  err names the problem;
+ * then nothing changed.
+ */
+int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
+		      enum fw_guest_machine m, char *err, size_t errlen);
 
 /* Replace the source (takes ownership). */
 void fw_run_set_source(struct fw_run *r, struct fw_source *s);

@@ -48,11 +48,17 @@ expect 1 "cannot create board memory" -- serve --shm /nonexistent/dir/m
 expect 1 "cannot listen on" -- serve --socket /nonexistent/dir/s
 expect 2 "unexpected argument 'extra'" -- serve --shm "$dir/m" extra
 expect 1 "cannot connect" -- ctl "$dir/nobody" stats
+expect 1 "cannot open guest RAM .*must exist" -- serve --shm "$dir/m" --guest-ram "$dir/noram"
+: >"$dir/ram0"
+expect 1 "guest RAM .*0 bytes" -- serve --shm "$dir/m" --guest-ram "$dir/ram0"
+expect 2 "bad --guest-machine 'isapc': pc or q35" -- serve --shm "$dir/m" --guest-ram "$dir/ram0" --guest-machine isapc
+expect 2 "--guest-machine without --guest-ram" -- serve --shm "$dir/m" --guest-machine q35
 
-# A board in the background, as the VM tests run it.
+# A board in the background, as the VM tests run it, with DMA.
+truncate -s 64M "$dir/ram"
 "$fw" serve --socket "$dir/s" --shm vcap-cli-$$ --size 16M \
 	--pidfile "$dir/pid" --start GREY:320x240@60 --source 720p60 \
-	>"$dir/log" 2>&1 &
+	--guest-ram "$dir/ram" --guest-machine q35 >"$dir/log" 2>&1 &
 pid=$!
 for i in $(seq 50); do
 	grep -q "ready" "$dir/log" 2>/dev/null && break
@@ -71,6 +77,10 @@ expect 0 "hdmi_source=out-of-range" -- ctl "$dir/s.ctl" source out-of-range
 expect 0 "hotplug=low" -- ctl "$dir/s.ctl" source 1080p60
 expect 1 "unknown pattern 'plaid'" -- ctl "$dir/s.ctl" pattern plaid
 expect 1 "bad fault command" -- ctl "$dir/s.ctl" fault melt
+expect 0 "guest_ram=67108864 q35" -- ctl "$dir/s.ctl" stats
+expect 0 "dma=stopped" -- ctl "$dir/s.ctl" stats
+expect 0 "ok" -- ctl "$dir/s.ctl" fault comp replay every 10
+expect 1 "bad fault command" -- ctl "$dir/s.ctl" fault comp melt
 expect 0 "ok" -- ctl "$dir/s.ctl" fault drop 7
 expect 0 "ok" -- ctl "$dir/s.ctl" pattern checkerboard
 sleep 0.5

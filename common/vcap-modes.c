@@ -222,6 +222,10 @@ const char *vcap_modes_err_str(u32 err)
 		[VCAP_ERR_NO_SPACE] = "ring does not fit VRAM",
 		[VCAP_ERR_BUSY] = "busy",
 		[VCAP_ERR_BAD_PATTERN] = "unknown pattern",
+		[VCAP_ERR_BAD_INPUT] = "unknown input",
+		[VCAP_ERR_NO_LINK] = "no link",
+		[VCAP_ERR_TIMINGS] = "not the source's timings",
+		[VCAP_ERR_BAD_DMA] = "DMA rings unusable, or no DMA",
 	};
 
 	if (err < ARRAY_SIZE(names) && names[err])

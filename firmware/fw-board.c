@@ -336,18 +336,7 @@ int fw_board_request(struct fw_board *b, const struct vcap_board_request *req)
 
 const char *fw_board_err_str(u32 err)
 {
-	switch (err) {
-	case VCAP_ERR_BAD_INPUT:
-		return "unknown input";
-	case VCAP_ERR_NO_LINK:
-		return "no link";
-	case VCAP_ERR_TIMINGS:
-		return "not the source's timings";
-	case VCAP_ERR_BAD_DMA:
-		return "DMA rings unusable, or no DMA";
-	default:
-		return vcap_modes_err_str(err);
-	}
+	return vcap_modes_err_str(err);
 }
 
 int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height)

@@ -128,13 +128,39 @@ PIN_OFF(struct vcap_board_slot, sequence, 8);
 PIN_OFF(struct vcap_board_slot, timestamp_ns, 16);
 PIN_OFF(struct vcap_board_slot, bytesused, 24);
 PIN_OFF(struct vcap_board_slot, mode_gen, 28);
-PIN_SIZE(struct vcap_board_ctrl, 5408);
+PIN_SIZE(struct vcap_board_ctrl, 5488);
 PIN_OFF(struct vcap_board_ctrl, info, 0);
 PIN_OFF(struct vcap_board_ctrl, request, 4344);
 PIN_OFF(struct vcap_board_ctrl, status, 4408);
 PIN_OFF(struct vcap_board_ctrl, slots, 4552);
 PIN_OFF(struct vcap_board_ctrl, link, 4808);
 PIN_OFF(struct vcap_board_ctrl, edid, 4888);
+PIN_OFF(struct vcap_board_ctrl, dma, 5408);
+
+/* ABI 2: the DMA block and the structures it points at in host memory. */
+PIN_SIZE(struct vcap_board_dma, 80);
+PIN_OFF(struct vcap_board_dma, desc_addr, 0);
+PIN_OFF(struct vcap_board_dma, comp_addr, 8);
+PIN_OFF(struct vcap_board_dma, entries, 16);
+PIN_OFF(struct vcap_board_dma, desc_head, 20);
+PIN_OFF(struct vcap_board_dma, comp_head, 24);
+PIN_OFF(struct vcap_board_dma, desc_tail, 28);
+PIN_OFF(struct vcap_board_dma, frames_written, 32);
+PIN_OFF(struct vcap_board_dma, desc_refused, 40);
+PIN_OFF(struct vcap_board_dma, reserved, 48);
+PIN_SIZE(struct vcap_dma_sg, 16);
+PIN_OFF(struct vcap_dma_sg, len, 8);
+PIN_SIZE(struct vcap_dma_desc, 24);
+PIN_OFF(struct vcap_dma_desc, nents, 4);
+PIN_OFF(struct vcap_dma_desc, sg_addr, 8);
+PIN_OFF(struct vcap_dma_desc, length, 16);
+PIN_SIZE(struct vcap_dma_comp, 48);
+PIN_OFF(struct vcap_dma_comp, id, 4);
+PIN_OFF(struct vcap_dma_comp, sequence, 8);
+PIN_OFF(struct vcap_dma_comp, timestamp_ns, 16);
+PIN_OFF(struct vcap_dma_comp, bytesused, 24);
+PIN_OFF(struct vcap_dma_comp, flags, 28);
+PIN_OFF(struct vcap_dma_comp, mode_gen, 32);
 
 PIN_SIZE(struct vcap_board_timing, 48);
 PIN_OFF(struct vcap_board_timing, pixelclock, 8);
@@ -148,7 +174,7 @@ _Static_assert(VCAP_CTRL_SIZE == 0x4000u, "VCAP_CTRL_SIZE changed");
 _Static_assert(sizeof(struct vcap_board_ctrl) <= VCAP_CTRL_SIZE,
 	       "the control page outgrew VCAP_CTRL_SIZE");
 _Static_assert(VCAP_BOARD_MAGIC == 0x50414356u, "VCAP_BOARD_MAGIC changed");
-_Static_assert(VCAP_BOARD_ABI_VERSION == 1u,
+_Static_assert(VCAP_BOARD_ABI_VERSION == 2u,
 	       "VCAP_BOARD_ABI_VERSION changed");
 _Static_assert(VCAP_OFF_SLOT(1, sequence) == 4592,
 	       "VCAP_OFF_SLOT() does not index slots by their size");

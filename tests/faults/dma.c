@@ -7,7 +7,8 @@
  * completions: FX_DMA_FAULTS lists firmware faults, comma-separated (each
  * the words after "vcap-fw ctl SOCKET fault").  For each, a stream into USERPTR buffers
  * inside a canary (tests/dma/dma-test.h) runs before, during and after
- * the fault: every buffer that comes back is a whole frame or flagged
+ * the fault, with a moment in which the test holds every buffer (nothing
+ * posted): every buffer that comes back is a whole frame or flagged
  * V4L2_BUF_FLAG_ERROR, the driver counts the completions it refused
  * (stats/FX_REFUSED), nothing outside the posted buffers changes, the
  * stream recovers once the fault is cleared, and after STREAMOFF the
@@ -93,6 +94,28 @@ static void take(struct vtest_meta *_vtest, struct run *s,
 	}
 }
 
+/*
+ * Hold every buffer for a moment: the board has nothing posted (what
+ * the idle fault waits for), then gets them all back.
+ */
+static void starve(struct vtest_meta *_vtest, struct run *s)
+{
+	struct v4l2_buffer held[DMA_MAX_BUFS];
+	unsigned int n = 0, i;
+	double t0 = fx_now();
+
+	while (n < s->r.nbufs && fx_now() - t0 < 5) {
+		if (dma_dqbuf(s->fd, V4L2_MEMORY_USERPTR, &held[n], 500)) {
+			ASSERT_EQ(errno, ETIMEDOUT);
+			continue;
+		}
+		n++;
+	}
+	usleep(300000);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(ioctl(s->fd, VIDIOC_QBUF, &held[i]), 0);
+}
+
 static void stop_and_check(struct vtest_meta *_vtest, struct run *s,
 			   const char *fault)
 {
@@ -141,7 +164,9 @@ TEST_TIMEOUT(completions, 900)
 			take(_vtest, &s, 10, 20);
 		} else {
 			ASSERT_EQ(fx_fw(NULL, 0, "fault %s", fault), 0);
-			take(_vtest, &s, 3, 1000);
+			take(_vtest, &s, 2, 1000);
+			starve(_vtest, &s);
+			take(_vtest, &s, 1, 1000);
 			ASSERT_EQ(fx_fw(NULL, 0, "fault clear"), 0);
 			bad = dma_region_check(&s.r, false);
 			if (bad >= 0)

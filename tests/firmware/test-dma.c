@@ -441,6 +441,89 @@ TEST_F(dma, stop_ack_means_no_more_writes)
 	free(snap);
 }
 
+/* A bus address near a boundary of RAM, or well inside the target. */
+static u64 random_addr(u32 *rng, u64 lo)
+{
+	static const u64 edges[] = {
+		0x9f000, 0xa0000, 0xff000, 0x100000, RAM_SIZE - 0x1000,
+		RAM_SIZE, 0xbffff000ull, 0xfffff000ull, 0x100000000ull,
+		~0ull - 0xfff,
+	};
+
+	*rng = *rng * 1103515245u + 12345u;
+	if ((*rng >> 8) % 64)
+		return lo + ((*rng >> 4) % 0x3ff) * 0x1000 +
+		       ((*rng >> 24) % 16 ? 0 : 0x10);
+	return edges[(*rng >> 12) % (sizeof(edges) / sizeof(edges[0]))] +
+	       (((*rng >> 20) & 1) ? 0x800 : 0);
+}
+
+/*
+ * Random descriptors and lists: whatever they say, the board writes only
+ * inside RAM the lists name (here a 4 MiB target) and the completion ring,
+ * and hands every descriptor back.
+ */
+TEST_F(dma, random_descriptors_write_only_where_posted)
+{
+	const u64 target = 16ull << 20, tlen = 4ull << 20;
+	static struct vcap_dma_sg sg[64];
+	struct td *t = &self->t;
+	struct td_buf *tb;
+	u32 rng = 99, i, k, n, x, taken = 0;
+	u64 first = 0, hits = 0, sg_addr, sum;
+
+	ASSERT_EQ(start_dma(self->r, t, 4), VCAP_ERR_NONE);
+	/*
+	 * What lists may name: the target, and the RAM at the edges that
+	 * random_addr() picks (entries up to 0x5000 long from there).
+	 */
+	tb = &t->bufs[t->nbufs++];
+	tb->nents = 4;
+	tb->ents[0] = (struct td_ent){ target, target, (u32)tlen + 0x10000 };
+	tb->ents[1] = (struct td_ent){ 0x9f000, 0x9f000, 0x1000 };
+	tb->ents[2] = (struct td_ent){ 0x100000, 0x100000, 0x6000 };
+	tb->ents[3] = (struct td_ent){ RAM_SIZE - 0x1000, RAM_SIZE - 0x1000,
+				       0x1000 };
+	for (i = 0; i < 400; i++) {
+		rng = rng * 1103515245u + 12345u;
+		n = (rng >> 8) % 8 ? 38 + (rng >> 12) % 23 : 1 + (rng >> 12) % 60;
+		sum = 0;
+		for (k = 0; k < n; k++) {
+			sg[k].addr = htole64(random_addr(&rng, target));
+			rng = rng * 1103515245u + 12345u;
+			sg[k].len = htole32((rng >> 16) % 50 ? 0x1000 :
+					    (rng >> 4) % 0x5000);
+			sg[k].reserved = 0;
+			sum += le32toh(sg[k].len);
+		}
+		rng = rng * 1103515245u + 12345u;
+		x = rng;
+		/* Now and then a list anywhere: whatever lies there. */
+		sg_addr = (x >> 12) % 16 ? TD_SG_GPA :
+					   random_addr(&rng, TD_SG_GPA);
+		td_post_raw(t, i, (x >> 8) % 16 ? n : x, sg_addr,
+			    (x >> 16) % 8 ? sum : x,
+			    sg_addr == TD_SG_GPA ? sg : NULL, n);
+		while (t_rd32(&t->c->dma.desc_tail) != t->head)
+			fw_run_once(self->r);
+		taken++;
+		t->comp_seen = t_rd32(&t->c->dma.comp_head);
+	}
+	EXPECT_EQ(t_rd32(&t->c->dma.comp_head), taken);
+	EXPECT_EQ(t_rd64(&t->c->dma.frames_written) +
+		  t_rd64(&t->c->dma.desc_refused), taken);
+	TH_LOG("%llu written, %llu refused",
+	       (unsigned long long)t_rd64(&t->c->dma.frames_written),
+	       (unsigned long long)t_rd64(&t->c->dma.desc_refused));
+	EXPECT_GT(t_rd64(&t->c->dma.frames_written), 10);
+	EXPECT_GT(t_rd64(&t->c->dma.desc_refused), 10);
+	hits = td_canaries_hit(t, &first);
+	if (hits)
+		TH_LOG("%llu bytes hit, first at 0x%llx",
+		       (unsigned long long)hits, (unsigned long long)first);
+	EXPECT_EQ(hits, 0);
+}
+
 /* Stream a while so completions exist, then apply a fault command. */
 static void fault_setup(struct fw_run *r, struct td *t,
 			const struct vcap_frame_fmt *f, u8 *scratch, u32 *rng)

@@ -43,6 +43,19 @@ for c in list formats capture verify bench; do
 		fails=$((fails + 1))
 	fi
 done
+# -v names the node before anything opens it; a node that is not V4L2 has
+# no driver, card or transfer to tell, and fails as without -v.
+"$tool" bench -v -d /dev/null -t 1 >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" -ne 1 ] || [ "$(sed -n 1p "$tmp/err")" != "bench: node: /dev/null" ] ||
+   ! sed -n 2p "$tmp/err" | grep -q "not a V4L2 device" ||
+   [ "$(wc -l <"$tmp/err")" -ne 2 ]; then
+	echo "FAIL: vcap-stream bench -v -d /dev/null: status $got, stderr:" >&2
+	cat "$tmp/err" >&2
+	fails=$((fails + 1))
+else
+	echo "ok: vcap-stream bench -v -d /dev/null: the node, then the error"
+fi
 "$tool" --help | grep -q "Commands:" || { echo "FAIL: --help" >&2; fails=$((fails + 1)); }
 "$tool" >/dev/null 2>&1 && { echo "FAIL: no command exits 0" >&2; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ] || { echo "$fails failures" >&2; exit 1; }

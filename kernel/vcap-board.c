@@ -525,6 +525,24 @@ int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags)
 }
 
 /*
+ * Removal with a board that never acknowledged the end of its DMA: one
+ * more STOP, whose acknowledgment gives back the rings and scatter lists
+ * it might have used.  The caller is removing the video node: no stream
+ * runs.
+ */
+void vcap_board_end_dma(struct vcap_dev *vdev)
+{
+	int ret;
+
+	if (!vcap_dma_dead(vdev))
+		return;
+	mutex_lock(&vdev->req_lock);
+	ret = vcap_request_stop(vdev);
+	vcap_dma_stopped(vdev, !ret);
+	mutex_unlock(&vdev->req_lock);
+}
+
+/*
  * Stop delivery and the board; queued buffers stay for the caller, which
  * holds the queue lock.  With DMA this is a handshake: only the board's
  * acknowledgment of the STOP gives the buffers it holds back.

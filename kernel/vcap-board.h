@@ -50,6 +50,8 @@ int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
 /* Mode requests; the callers serialise through the V4L2 queue lock. */
 int vcap_board_start(struct vcap_dev *vdev);
 void vcap_board_stop(struct vcap_dev *vdev);
+/* At removal: a last STOP for a board that did not end its DMA. */
+void vcap_board_end_dma(struct vcap_dev *vdev);
 int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags);
 
 #endif /* _VCAP_BOARD_PROTO_H */

@@ -182,6 +182,7 @@ void vcap_dev_unregister(struct vcap_dev *vdev)
 	WRITE_ONCE(vdev->active, false);
 	cancel_delayed_work_sync(&vdev->watchdog);
 	vcap_v4l2_unregister(vdev);
+	vcap_board_end_dma(vdev);
 	WRITE_ONCE(vdev->gone, true);
 	synchronize_srcu(&vdev->srcu);
 	/* No VRAM fault can map a page now: zap the mappings that exist. */

@@ -13,7 +13,10 @@
  *
  * Nothing the board may still write goes back to the allocator: a stream
  * ends with a STOP the board acknowledges (which means it has stopped
- * writing), and when it never does, every page it holds is kept for good.
+ * writing), and when it never does, every page of the buffers it holds is
+ * kept for good.  The rings and the scatter lists it may still read wait
+ * for a later acknowledged STOP (one more is sent at removal), and are
+ * never freed without one.
  */
 #include <linux/dma-mapping.h>
 #include <linux/ktime.h>
@@ -55,7 +58,22 @@ struct vcap_dma {
 
 	/* Completions: protected by deliver_lock. */
 	u32 comp_tail;			/* completions taken this stream */
-	bool dead;			/* a board that never stopped writing */
+
+	/*
+	 * A board that did not acknowledge the end of its DMA, and the
+	 * scatter lists of cleaned-up buffers it may still read (struct
+	 * vcap_dma_grave): protected by deliver_lock.
+	 */
+	bool dead;
+	struct list_head graveyard;
+};
+
+/* A scatter list a dead board may still read, kept until it stops. */
+struct vcap_dma_grave {
+	struct list_head list;		/* in vcap_dma.graveyard */
+	struct vcap_dma_sg *sg;
+	dma_addr_t sg_addr;
+	size_t sg_size;
 };
 
 static unsigned long vcap_dma_pages(size_t size)
@@ -91,6 +109,7 @@ int vcap_dma_init(struct vcap_dev *vdev)
 	if (!dma)
 		return -ENOMEM;
 	dma->dev = dev;
+	INIT_LIST_HEAD(&dma->graveyard);
 	dma->entries = VCAP_DMA_MAX_ENTRIES;
 	dma->desc_size = dma->entries * sizeof(*dma->desc);
 	dma->comp_size = dma->entries * sizeof(*dma->comp);
@@ -114,25 +133,69 @@ err_free:
 }
 
 /*
+ * Free the scatter lists a dead board may have read, once it acknowledged
+ * a STOP; or, leak set, keep them allocated for good.  Returns the pages.
+ * The caller holds deliver_lock.
+ */
+static unsigned long vcap_dma_bury(struct vcap_dev *vdev, bool leak)
+{
+	struct vcap_dma *dma = vdev->dma;
+	struct vcap_dma_grave *g, *tmp;
+	unsigned long pages = 0;
+
+	list_for_each_entry_safe(g, tmp, &dma->graveyard, list) {
+		list_del(&g->list);
+		pages += vcap_dma_pages(g->sg_size);
+		if (!leak)
+			dma_free_coherent(dma->dev, g->sg_size, g->sg,
+					  g->sg_addr);
+		kfree(g);
+	}
+	return pages;
+}
+
+/*
  * After the stream stopped and every buffer was cleaned up.  The rings
- * of a board that never stopped writing stay allocated: it may write
- * them still.
+ * and scatter lists of a board that never acknowledged a STOP stay
+ * allocated, counted with the quarantined pages: it may use them still.
  */
 void vcap_dma_fini(struct vcap_dev *vdev)
 {
 	struct vcap_dma *dma = vdev->dma;
+	unsigned long pages;
 
 	if (!dma)
 		return;
-	vdev->dma = NULL;
-	vdev->xfer = &vcap_copy_transfer;
-	if (!dma->dead) {
+	pages = vcap_dma_bury(vdev, dma->dead);
+	if (dma->dead) {
+		pages += vcap_dma_pages(dma->desc_size) +
+			 vcap_dma_pages(dma->comp_size);
+		atomic64_add(pages, &vdev->stats.dma_quarantined_pages);
+		dev_err(vdev->parent,
+			"board never acknowledged the end of its DMA: %lu pages of rings and scatter lists quarantined for good\n",
+			pages);
+	} else {
 		dma_free_coherent(dma->dev, dma->comp_size, dma->comp,
 				  dma->comp_addr);
 		dma_free_coherent(dma->dev, dma->desc_size, dma->desc,
 				  dma->desc_addr);
 	}
+	vdev->dma = NULL;
+	vdev->xfer = &vcap_copy_transfer;
 	kfree(dma);
+}
+
+/* Whether the board has not acknowledged the end of its DMA. */
+bool vcap_dma_dead(struct vcap_dev *vdev)
+{
+	bool dead;
+
+	if (!vdev->dma)
+		return false;
+	mutex_lock(&vdev->deliver_lock);
+	dead = vdev->dma->dead;
+	mutex_unlock(&vdev->deliver_lock);
+	return dead;
 }
 
 /* Buffers */
@@ -207,19 +270,37 @@ err_unmap:
 /*
  * The buffer is not posted (videobuf2 cleans up only buffers it owns,
  * and a stream's end takes them all back first).  The scatter list of a
- * buffer a dead board held stays allocated: the board may read it still.
+ * buffer a dead board held waits in the graveyard: the board may read it
+ * until it acknowledges a STOP.  Should there be no memory to note it
+ * there, it stays allocated for good.
  */
 static void vcap_dma_buf_cleanup(struct vcap_dev *vdev,
 				 struct vcap_buffer *buf)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+	struct vcap_dma *dma = vdev->dma;
+	struct vcap_dma_grave *g;
 
 	if (!buf->sg)
 		return;
 	vcap_mem_dma_unmap(vb->planes[0].mem_priv);
-	if (!buf->quarantined)
-		dma_free_coherent(vdev->dma->dev, buf->sg_size, buf->sg,
+	mutex_lock(&vdev->deliver_lock);
+	if (buf->quarantined && dma->dead) {
+		g = kzalloc_obj(*g, GFP_KERNEL);
+		if (g) {
+			g->sg = buf->sg;
+			g->sg_addr = buf->sg_addr;
+			g->sg_size = buf->sg_size;
+			list_add_tail(&g->list, &dma->graveyard);
+		} else {
+			atomic64_add(vcap_dma_pages(buf->sg_size),
+				     &vdev->stats.dma_quarantined_pages);
+		}
+	} else {
+		dma_free_coherent(dma->dev, buf->sg_size, buf->sg,
 				  buf->sg_addr);
+	}
+	mutex_unlock(&vdev->deliver_lock);
 	buf->sg = NULL;
 	buf->quarantined = false;
 }
@@ -356,9 +437,9 @@ static unsigned int vcap_dma_take_back(struct vcap_dev *vdev,
 
 /*
  * The board may go on writing everything it holds, for ever: keep each
- * such buffer's pages and scatter list, and the rings, from being reused.
- * The caller holds deliver_lock and the queue lock, so no buffer is
- * cleaned up meanwhile.
+ * such buffer's pages from being reused, and its scatter list and the
+ * rings until the board acknowledges a STOP.  The caller holds
+ * deliver_lock and the queue lock, so no buffer is cleaned up meanwhile.
  */
 static void vcap_dma_quarantine(struct vcap_dev *vdev, const char *why)
 {
@@ -373,14 +454,9 @@ static void vcap_dma_quarantine(struct vcap_dev *vdev, const char *why)
 		struct vb2_buffer *vb = &held[i]->vb.vb2_buf;
 
 		pages += vcap_mem_dma_quarantine(vb->planes[0].mem_priv);
-		pages += vcap_dma_pages(held[i]->sg_size);
 		held[i]->quarantined = true;
 	}
-	if (!dma->dead) {
-		dma->dead = true;
-		pages += vcap_dma_pages(dma->desc_size) +
-			 vcap_dma_pages(dma->comp_size);
-	}
+	dma->dead = true;
 	atomic64_add(pages, &vdev->stats.dma_quarantined_pages);
 	if (pages)
 		dev_err(vdev->parent,
@@ -391,20 +467,30 @@ static void vcap_dma_quarantine(struct vcap_dev *vdev, const char *why)
 /*
  * After a request that ends DMA.  Acknowledged, it means the board has
  * stopped writing into everything posted: the buffers are the driver's
- * again.  Not acknowledged (timeout, a board gone or refusing), the
- * board may write them still.  The caller holds req_lock and the queue
- * lock.
+ * again, and so are the rings and scatter lists of a board that did not
+ * acknowledge an earlier stop (the pages of its buffers stay
+ * quarantined).  Not acknowledged (timeout, a board gone or refusing),
+ * the board may write them still.  The caller holds req_lock and, while
+ * the video node is registered, the queue lock.
  */
 void vcap_dma_stopped(struct vcap_dev *vdev, bool acked)
 {
 	struct vcap_buffer *held[VCAP_DMA_MAX_ENTRIES];
+	struct vcap_dma *dma = vdev->dma;
 
 	lockdep_assert_held(&vdev->req_lock);
 	mutex_lock(&vdev->deliver_lock);
-	if (acked)
-		vcap_dma_take_back(vdev, held);
-	else
+	if (!acked) {
 		vcap_dma_quarantine(vdev, "no acknowledgment of the stop");
+	} else {
+		vcap_dma_take_back(vdev, held);
+		if (dma->dead) {
+			vcap_dma_bury(vdev, false);
+			dma->dead = false;
+			vcap_board_log(vdev, KERN_INFO,
+				       "board acknowledged a stop: its rings and scatter lists are free again\n");
+		}
+	}
 	mutex_unlock(&vdev->deliver_lock);
 }
 

@@ -28,6 +28,8 @@ void vcap_dma_stopped(struct vcap_dev *vdev, bool acked);
 
 /* The board is dead: what it holds is never given back. */
 void vcap_dma_abandon(struct vcap_dev *vdev, const char *why);
+/* Whether the board has not acknowledged the end of its DMA. */
+bool vcap_dma_dead(struct vcap_dev *vdev);
 
 extern const struct vcap_transfer_ops vcap_dma_transfer;
 

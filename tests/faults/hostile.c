@@ -5,7 +5,8 @@
  * random interrupts) with interrupt storms, for FX_SECS seconds in all,
  * while one process streams V4L2 and another waits on and reads VRAM.
  * Every buffer delivered as good is a whole frame of the format asked
- * for, WAIT_FRAME never names a slot outside the ring, the driver's
+ * for (except, with FX_DMA_LIES=1, while a board that writes into the
+ * buffers itself is hostile), WAIT_FRAME never names a slot outside the ring, the driver's
  * complaints are rate-limited, and once the board is sane again
  * streaming works.
  */
@@ -302,7 +303,15 @@ TEST_TIMEOUT(hostile_board, 3600)
 	ASSERT_EQ(fx_fw(NULL, 0, "fault clear"), 0);
 	TH_LOG("hostile for %.0f s: %u good, %u error buffers, %u bad, %u queue errors, %u restarts",
 	       fx_now() - t0, t.good, t.errors, t.bad, t.eio, t.restarts);
-	EXPECT_EQ(t.bad, 0);
+	/*
+	 * A board that writes into the buffers itself (FX_DMA_LIES=1) can
+	 * complete a buffer it was given without filling it, which no
+	 * driver can tell from a frame: as with corrupted pixels above, its
+	 * content is the board's lie, and only what it may not reach is
+	 * the driver's to guard (tests/faults/dma.c checks that).
+	 */
+	if (!getenv("FX_DMA_LIES"))
+		EXPECT_EQ(t.bad, 0);
 
 	/* Sane again: a fresh stream delivers whole frames. */
 	ASSERT_EQ(restart(&s, true, 10), 0);

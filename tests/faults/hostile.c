@@ -6,9 +6,9 @@
  * while one process streams V4L2 and another waits on and reads VRAM.
  * Every buffer delivered as good is a whole frame of the format asked
  * for (except, with FX_DMA_LIES=1, while a board that writes into the
- * buffers itself is hostile), WAIT_FRAME never names a slot outside the ring, the driver's
- * complaints are rate-limited, and once the board is sane again
- * streaming works.
+ * buffers itself is hostile), WAIT_FRAME never names a slot outside the
+ * ring, the driver's complaints are rate-limited, and once the board is
+ * sane again streaming works.
  */
 #include <signal.h>
 #include <sys/mman.h>

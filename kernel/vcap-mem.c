@@ -672,11 +672,12 @@ static void *vcap_mem_attach_dmabuf(struct vb2_buffer *vb, struct device *dev,
 /*
  * QBUF with a dma-buf that is not mapped yet maps it for the frame copy;
  * the mapping, and the CPU access that the frames are written in, last
- * until videobuf2 unmaps it.  A dma-buf the board writes needs neither.  Opening the access waits for the fences of the dma-buf's
- * other users.  A plane longer than the dma-buf would let the frame copy
- * run past its end.  The copy writes through a plain kernel pointer, so a
- * dma-buf the kernel can only reach as I/O memory, or cannot map at all,
- * fails the QBUF.
+ * until videobuf2 unmaps it.  Opening the access waits for the fences of
+ * the dma-buf's other users.  A plane longer than the dma-buf would let
+ * the frame copy run past its end.  The copy writes through a plain
+ * kernel pointer, so a dma-buf the kernel can only reach as I/O memory,
+ * or cannot map at all, fails the QBUF.  A dma-buf the board writes
+ * needs no mapping and no CPU access: its size is all there is to check.
  */
 static int vcap_mem_map_dmabuf(void *buf_priv)
 {

@@ -459,9 +459,9 @@ static void vcap_dma_quarantine(struct vcap_dev *vdev, const char *why)
 	dma->dead = true;
 	atomic64_add(pages, &vdev->stats.dma_quarantined_pages);
 	if (pages)
-		dev_err(vdev->parent,
-			"board did not stop writing into host memory (%s): %lu pages quarantined for good\n",
-			why, pages);
+		vcap_board_log(vdev, KERN_ERR,
+			       "board did not stop writing into host memory (%s): %lu pages quarantined for good\n",
+			       why, pages);
 }
 
 /*

@@ -94,6 +94,7 @@ struct vcap_mem_buf {
 	/* DMABUF only: the imported dma-buf; vaddr is set while mapped */
 	struct dma_buf *dbuf;
 	struct iosys_map dbuf_map;
+	bool board_writes;		/* by DMA: no kernel mapping needed */
 	/* dma-buf attachments (struct vcap_mem_attachment): under lock */
 	struct mutex lock;
 	struct list_head attachments;
@@ -655,6 +656,7 @@ static void vcap_mem_put_userptr(void *buf_priv)
 static void *vcap_mem_attach_dmabuf(struct vb2_buffer *vb, struct device *dev,
 				    struct dma_buf *dbuf, unsigned long size)
 {
+	struct vcap_dev *vdev = vb2_get_drv_priv(vb->vb2_queue);
 	struct vcap_mem_buf *buf;
 
 	buf = kzalloc_obj(*buf, GFP_KERNEL);
@@ -662,18 +664,20 @@ static void *vcap_mem_attach_dmabuf(struct vb2_buffer *vb, struct device *dev,
 		return ERR_PTR(-ENOMEM);
 	buf->dbuf = dbuf;
 	buf->size = size;
+	buf->board_writes = vdev->dma;
 	refcount_set(&buf->refcount, 1);
 	return buf;
 }
 
 /*
- * QBUF with a dma-buf that is not mapped yet maps it; the mapping, and
- * the CPU access that the frames are written in, last until videobuf2
- * unmaps it.  Opening the access waits for the fences of the dma-buf's
- * other users.  A plane longer than the dma-buf would let the frame copy
- * run past its end.  The copy writes through a plain kernel pointer, so a
- * dma-buf the kernel can only reach as I/O memory, or cannot map at all,
- * fails the QBUF.
+ * QBUF with a dma-buf that is not mapped yet maps it for the frame copy;
+ * the mapping, and the CPU access that the frames are written in, last
+ * until videobuf2 unmaps it.  Opening the access waits for the fences of
+ * the dma-buf's other users.  A plane longer than the dma-buf would let
+ * the frame copy run past its end.  The copy writes through a plain
+ * kernel pointer, so a dma-buf the kernel can only reach as I/O memory,
+ * or cannot map at all, fails the QBUF.  A dma-buf the board writes
+ * needs no mapping and no CPU access: its size is all there is to check.
  */
 static int vcap_mem_map_dmabuf(void *buf_priv)
 {
@@ -683,6 +687,9 @@ static int vcap_mem_map_dmabuf(void *buf_priv)
 
 	if (!buf->size || buf->size > buf->dbuf->size)
 		return -EINVAL;
+	/* The board writes through its own attachment (vcap_mem_dma_map()). */
+	if (buf->board_writes)
+		return 0;
 	ret = dma_buf_vmap_unlocked(buf->dbuf, &map);
 	if (ret)
 		return ret;

@@ -300,7 +300,7 @@ struct vcap_board_edid {
  * buffers outstanding than the rings hold, so completions never wrap
  * over one not read yet.
  *
- * Stopping: the acknowledgement of any request that ends DMA (a STOP, a
+ * Stopping: the acknowledgment of any request that ends DMA (a STOP, a
  * START without VCAP_REQ_DMA or with other rings) means that the board
  * has stopped writing to everything posted before it: no pixel and no
  * completion after it.  Descriptors it took and did not complete are

@@ -209,7 +209,18 @@ TEST_TIMEOUT(dead_board, 300)
 	}
 	ASSERT_EQ(fx_fw(NULL, 0, "fault %s", hang && *hang ? hang : "hang 6000"),
 		  0);
-	usleep(200000);
+	/*
+	 * Every buffer the board completed before it stopped goes back to
+	 * it, so that it holds some when the stream stops.
+	 */
+	for (i = 0; i < 6; i++) {
+		struct pollfd pfd = { .fd = s.fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 300) <= 0)
+			break;
+		ASSERT_EQ(vk_stream_dqbuf(&s, &b), 0);
+		ASSERT_EQ(vk_stream_qbuf(&s, &b), 0);
+	}
 	t0 = fx_now();
 	vk_stream_stop(&s);
 	took = fx_now() - t0;

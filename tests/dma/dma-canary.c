@@ -33,13 +33,6 @@ static const char * const stop_names[STOP_KINDS] = {
 	"STREAMOFF", "REQBUFS(0)", "close()",
 };
 
-static unsigned int env(const char *name, unsigned int def)
-{
-	const char *s = getenv(name);
-
-	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : def;
-}
-
 static unsigned int rng(unsigned int *state)
 {
 	*state = *state * 1103515245u + 12345u;
@@ -48,10 +41,10 @@ static unsigned int rng(unsigned int *state)
 
 TEST_TIMEOUT(canary_races, 1500)
 {
-	unsigned int width = env("VCAP_WIDTH", 320);
-	unsigned int height = env("VCAP_HEIGHT", 240);
-	unsigned int fps = env("VCAP_FPS", 480);
-	unsigned int frames = env("VCAP_FRAMES", 10000);
+	unsigned int width = dma_env("VCAP_WIDTH", 320);
+	unsigned int height = dma_env("VCAP_HEIGHT", 240);
+	unsigned int fps = dma_env("VCAP_FPS", 480);
+	unsigned int frames = dma_env("VCAP_FRAMES", 10000);
 	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	unsigned int stops[STOP_KINDS] = { 0 };
 	unsigned int done = 0, torn = 0, errors = 0, round = 0;
@@ -66,12 +59,8 @@ TEST_TIMEOUT(canary_races, 1500)
 	int fd;
 
 	ASSERT_EQ(dma_find_node(path, sizeof(path)), 0);
-	fd = open(path, O_RDWR);
+	fd = dma_start_userptr(width, height, fps, 6, &pix, &r);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(dma_set_mode(fd, width, height, fps, &pix), 0);
-	ASSERT_EQ(dma_region_init(&r, 6, pix.sizeimage), 0);
-	ASSERT_EQ(dma_queue_userptr(fd, &r), 0);
-	ASSERT_EQ(ioctl(fd, VIDIOC_STREAMON, &type), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (done < frames) {
 		unsigned int want = 10 + rng(&seed) % 400, n;

@@ -25,13 +25,6 @@
 #include "dma-test.h"
 #include "vtest.h"
 
-static unsigned int env(const char *name, unsigned int def)
-{
-	const char *s = getenv(name);
-
-	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : def;
-}
-
 TEST(transfer)
 {
 	const char *want = getenv("VCAP_TRANSFER");
@@ -44,10 +37,10 @@ TEST(transfer)
 
 TEST_TIMEOUT(userptr, 900)
 {
-	unsigned int width = env("VCAP_WIDTH", 640);
-	unsigned int height = env("VCAP_HEIGHT", 480);
-	unsigned int fps = env("VCAP_FPS", 30);
-	unsigned int frames = env("VCAP_FRAMES", 300);
+	unsigned int width = dma_env("VCAP_WIDTH", 640);
+	unsigned int height = dma_env("VCAP_HEIGHT", 480);
+	unsigned int fps = dma_env("VCAP_FPS", 30);
+	unsigned int frames = dma_env("VCAP_FRAMES", 300);
 	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	unsigned int n, gaps = 0, torn = 0, errors = 0, mismatch = 0;
 	uint64_t stamp = 0, last_stamp = 0;
@@ -55,17 +48,11 @@ TEST_TIMEOUT(userptr, 900)
 	struct v4l2_pix_format pix;
 	struct dma_region r;
 	struct v4l2_buffer b;
-	char path[32];
 	long bad;
 	int fd;
 
-	ASSERT_EQ(dma_find_node(path, sizeof(path)), 0);
-	fd = open(path, O_RDWR);
+	fd = dma_start_userptr(width, height, fps, 8, &pix, &r);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(dma_set_mode(fd, width, height, fps, &pix), 0);
-	ASSERT_EQ(dma_region_init(&r, 8, pix.sizeimage), 0);
-	ASSERT_EQ(dma_queue_userptr(fd, &r), 0);
-	ASSERT_EQ(ioctl(fd, VIDIOC_STREAMON, &type), 0);
 	for (n = 0; n < frames; n++) {
 		enum vcap_stamp_result res;
 
@@ -122,10 +109,10 @@ TEST_TIMEOUT(userptr, 900)
 
 TEST_TIMEOUT(read_frames, 600)
 {
-	unsigned int width = env("VCAP_WIDTH", 640);
-	unsigned int height = env("VCAP_HEIGHT", 480);
-	unsigned int fps = env("VCAP_FPS", 30);
-	unsigned int frames = env("VCAP_FRAMES", 300) / 4;
+	unsigned int width = dma_env("VCAP_WIDTH", 640);
+	unsigned int height = dma_env("VCAP_HEIGHT", 480);
+	unsigned int fps = dma_env("VCAP_FPS", 30);
+	unsigned int frames = dma_env("VCAP_FRAMES", 300) / 4;
 	uint64_t stamp = 0, last = 0;
 	struct v4l2_pix_format pix;
 	unsigned int n, bad = 0;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -177,6 +178,50 @@ int dma_queue_userptr(int fd, struct dma_region *r)
 			return -1;
 	}
 	return 0;
+}
+
+int dma_start_userptr(unsigned int width, unsigned int height,
+		      unsigned int fps, unsigned int nbufs,
+		      struct v4l2_pix_format *pix, struct dma_region *r)
+{
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	char path[32];
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	if (dma_find_node(path, sizeof(path))) {
+		perror("dma: no vcap capture node");
+		return -1;
+	}
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		perror(path);
+		return -1;
+	}
+	if (dma_set_mode(fd, width, height, fps, pix)) {
+		perror("dma: YUYV mode");
+		goto err;
+	}
+	if (dma_region_init(r, nbufs, pix->sizeimage)) {
+		perror("dma: buffer region");
+		goto err;
+	}
+	if (dma_queue_userptr(fd, r) || ioctl(fd, VIDIOC_STREAMON, &type)) {
+		perror("dma: USERPTR streaming");
+		dma_region_free(r);
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+unsigned int dma_env(const char *name, unsigned int def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : def;
 }
 
 int dma_dqbuf(int fd, unsigned int memory, struct v4l2_buffer *b,

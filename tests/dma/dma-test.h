@@ -62,6 +62,18 @@ int dma_set_mode(int fd, unsigned int width, unsigned int height,
 /* REQBUFS(USERPTR) and queue every buffer of the region.  0 or -1. */
 int dma_queue_userptr(int fd, struct dma_region *r);
 
+/*
+ * Open the first vcap node, set YUYV width x height at 1/fps, queue nbufs
+ * USERPTR buffers of a new region and stream: the fd, or -1 with a
+ * message on stderr.
+ */
+int dma_start_userptr(unsigned int width, unsigned int height,
+		      unsigned int fps, unsigned int nbufs,
+		      struct v4l2_pix_format *pix, struct dma_region *r);
+
+/* An unsigned number from the environment, or def. */
+unsigned int dma_env(const char *name, unsigned int def);
+
 /* DQBUF with a poll() limit of timeout_ms.  0 or -1 (ETIMEDOUT). */
 int dma_dqbuf(int fd, unsigned int memory, struct v4l2_buffer *b,
 	      int timeout_ms);

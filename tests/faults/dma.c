@@ -51,17 +51,9 @@ struct run {
 
 static void start(struct vtest_meta *_vtest, struct run *s)
 {
-	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	char path[32];
-
 	memset(s, 0, sizeof(*s));
-	ASSERT_EQ(dma_find_node(path, sizeof(path)), 0);
-	s->fd = open(path, O_RDWR);
+	s->fd = dma_start_userptr(W, H, FPS, 6, &s->pix, &s->r);
 	ASSERT_GE(s->fd, 0);
-	ASSERT_EQ(dma_set_mode(s->fd, W, H, FPS, &s->pix), 0);
-	ASSERT_EQ(dma_region_init(&s->r, 6, s->pix.sizeimage), 0);
-	ASSERT_EQ(dma_queue_userptr(s->fd, &s->r), 0);
-	ASSERT_EQ(ioctl(s->fd, VIDIOC_STREAMON, &type), 0);
 }
 
 /*

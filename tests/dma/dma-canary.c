@@ -50,6 +50,7 @@ TEST_TIMEOUT(canary_races, 1500)
 	unsigned int done = 0, torn = 0, errors = 0, round = 0;
 	unsigned int seed = 0x2545f491;
 	struct v4l2_pix_format pix;
+	struct v4l2_format fmt;
 	struct dma_region r;
 	struct v4l2_buffer b;
 	struct timespec t0, t1;
@@ -58,7 +59,6 @@ TEST_TIMEOUT(canary_races, 1500)
 	long bad;
 	int fd;
 
-	ASSERT_EQ(dma_find_node(path, sizeof(path)), 0);
 	fd = dma_start_userptr(width, height, fps, 6, &pix, &r);
 	ASSERT_GE(fd, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -67,7 +67,7 @@ TEST_TIMEOUT(canary_races, 1500)
 		enum stop_kind kind = rng(&seed) % STOP_KINDS;
 
 		for (n = 0; n < want && done < frames; n++, done++) {
-			ASSERT_EQ(dma_dqbuf(fd, V4L2_MEMORY_USERPTR, &b, 5000),
+			ASSERT_EQ(mem_dqbuf(fd, V4L2_MEMORY_USERPTR, &b, 5000),
 				  0);
 			ASSERT_LT(b.index, r.nbufs);
 			if (b.flags & V4L2_BUF_FLAG_ERROR)
@@ -99,19 +99,15 @@ TEST_TIMEOUT(canary_races, 1500)
 		round++;
 
 		if (kind == STOP_CLOSE) {
-			fd = open(path, O_RDWR);
+			fd = mem_node_open(path, sizeof(path), &fmt);
 			ASSERT_GE(fd, 0);
 			ASSERT_EQ(dma_set_mode(fd, width, height, fps, &pix),
 				  0);
 		}
 		if (kind != STOP_STREAMOFF) {
-			struct v4l2_requestbuffers rb = {
-				.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
-				.memory = V4L2_MEMORY_USERPTR,
-			};
-
 			if (kind == STOP_REQBUFS)
-				ASSERT_EQ(ioctl(fd, VIDIOC_REQBUFS, &rb), 0);
+				ASSERT_EQ(mem_reqbufs(fd, V4L2_MEMORY_USERPTR,
+						      0, NULL), 0);
 			dma_region_free(&r);
 			ASSERT_EQ(dma_region_init(&r, 3 + round % 4,
 						  pix.sizeimage), 0);

@@ -57,7 +57,7 @@ TEST_TIMEOUT(userptr, 900)
 	for (n = 0; n < frames; n++) {
 		enum vcap_stamp_result res;
 
-		ASSERT_EQ(dma_dqbuf(fd, V4L2_MEMORY_USERPTR, &b, 5000), 0);
+		ASSERT_EQ(mem_dqbuf(fd, V4L2_MEMORY_USERPTR, &b, 5000), 0);
 		ASSERT_LT(b.index, r.nbufs);
 		ASSERT_EQ(b.m.userptr, (unsigned long)(r.base + r.off[b.index]));
 		if (b.flags & V4L2_BUF_FLAG_ERROR) {
@@ -121,13 +121,13 @@ TEST_TIMEOUT(read_frames, 600)
 	unsigned int frames = dma_env("VCAP_FRAMES", 300) / 4;
 	uint64_t stamp = 0, last = 0;
 	struct v4l2_pix_format pix;
+	struct v4l2_format fmt;
 	unsigned int n, bad = 0;
 	char path[32];
 	uint8_t *frame;
 	int fd;
 
-	ASSERT_EQ(dma_find_node(path, sizeof(path)), 0);
-	fd = open(path, O_RDWR);
+	fd = mem_node_open(path, sizeof(path), &fmt);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(dma_set_mode(fd, width, height, fps, &pix), 0);
 	frame = malloc(pix.sizeimage);

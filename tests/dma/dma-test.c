@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The DMA tests' common parts: see dma-test.h. */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,29 +15,6 @@
 static size_t page_up(size_t n)
 {
 	return (n + PAGE - 1) & ~(size_t)(PAGE - 1);
-}
-
-int dma_find_node(char *path, size_t len)
-{
-	struct v4l2_capability cap;
-	unsigned int i;
-	int fd;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, len, "/dev/video%u", i);
-		fd = open(path, O_RDWR);
-		if (fd < 0)
-			continue;
-		memset(&cap, 0, sizeof(cap));
-		if (!ioctl(fd, VIDIOC_QUERYCAP, &cap) &&
-		    !strcmp((const char *)cap.driver, "vcap")) {
-			close(fd);
-			return 0;
-		}
-		close(fd);
-	}
-	errno = ENODEV;
-	return -1;
 }
 
 int dma_transfer(char *buf, size_t len)
@@ -153,17 +127,14 @@ int dma_set_mode(int fd, unsigned int width, unsigned int height,
 
 int dma_queue_userptr(int fd, struct dma_region *r)
 {
-	struct v4l2_requestbuffers rb;
 	struct v4l2_buffer b;
 	unsigned int i;
+	int count;
 
-	memset(&rb, 0, sizeof(rb));
-	rb.count = r->nbufs;
-	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	rb.memory = V4L2_MEMORY_USERPTR;
-	if (ioctl(fd, VIDIOC_REQBUFS, &rb))
+	count = mem_reqbufs(fd, V4L2_MEMORY_USERPTR, r->nbufs, NULL);
+	if (count < 0)
 		return -1;
-	if (rb.count < r->nbufs) {
+	if ((unsigned int)count < r->nbufs) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -185,17 +156,14 @@ int dma_start_userptr(unsigned int width, unsigned int height,
 		      struct v4l2_pix_format *pix, struct dma_region *r)
 {
 	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_format fmt;
 	char path[32];
 	int fd;
 
 	memset(r, 0, sizeof(*r));
-	if (dma_find_node(path, sizeof(path))) {
-		perror("dma: no vcap capture node");
-		return -1;
-	}
-	fd = open(path, O_RDWR);
+	fd = mem_node_open(path, sizeof(path), &fmt);
 	if (fd < 0) {
-		perror(path);
+		perror("dma: no vcap capture node");
 		return -1;
 	}
 	if (dma_set_mode(fd, width, height, fps, pix)) {
@@ -222,25 +190,6 @@ unsigned int dma_env(const char *name, unsigned int def)
 	const char *s = getenv(name);
 
 	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : def;
-}
-
-int dma_dqbuf(int fd, unsigned int memory, struct v4l2_buffer *b,
-	      int timeout_ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
-
-	n = poll(&pfd, 1, timeout_ms);
-	if (n < 0)
-		return -1;
-	if (n == 0) {
-		errno = ETIMEDOUT;
-		return -1;
-	}
-	memset(b, 0, sizeof(*b));
-	b->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	b->memory = memory;
-	return ioctl(fd, VIDIOC_DQBUF, b);
 }
 
 enum vcap_stamp_result dma_stamp(const struct v4l2_pix_format *pix,

@@ -2,7 +2,8 @@
 /*
  * The DMA tests' common parts: the capture node of the PCI board, USERPTR
  * buffers inside a guarded region whose every other byte is a canary, and
- * the stamp check of a frame.
+ * the stamp check of a frame.  The node and DQBUF are mem-node's
+ * (tests/mem/mem-node.h).
  *
  * The region holds each buffer between two guard pages, and the first
  * buffer starts 256 bytes into its page (a scatter list whose first entry
@@ -19,6 +20,7 @@
 #include <stdint.h>
 #include <linux/videodev2.h>
 
+#include "mem-node.h"
 #include "vcap-stamp.h"
 
 #define DMA_MAX_BUFS	16
@@ -36,9 +38,6 @@ static inline uint8_t dma_canary(size_t off)
 {
 	return (uint8_t)(off * 131u + (off >> 12) * 7u + 0x5a);
 }
-
-/* The first vcap capture node; fills path.  0 or -1. */
-int dma_find_node(char *path, size_t len);
 
 /* /sys/class/vcap/vcap0/transfer, without the newline; 0 or -1. */
 int dma_transfer(char *buf, size_t len);
@@ -73,10 +72,6 @@ int dma_start_userptr(unsigned int width, unsigned int height,
 
 /* An unsigned number from the environment, or def. */
 unsigned int dma_env(const char *name, unsigned int def);
-
-/* DQBUF with a poll() limit of timeout_ms.  0 or -1 (ETIMEDOUT). */
-int dma_dqbuf(int fd, unsigned int memory, struct v4l2_buffer *b,
-	      int timeout_ms);
 
 /* The stamp of a frame: VCAP_STAMP_OK and *seq, or why not. */
 enum vcap_stamp_result dma_stamp(const struct v4l2_pix_format *pix,

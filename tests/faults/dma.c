@@ -69,7 +69,7 @@ static void take(struct vtest_meta *_vtest, struct run *s,
 	uint64_t stamp;
 
 	while (fx_now() - t0 < secs && s->good - good0 < n) {
-		if (dma_dqbuf(s->fd, V4L2_MEMORY_USERPTR, &b, 500)) {
+		if (mem_dqbuf(s->fd, V4L2_MEMORY_USERPTR, &b, 500)) {
 			ASSERT_EQ(errno, ETIMEDOUT);
 			continue;
 		}
@@ -97,7 +97,7 @@ static void starve(struct vtest_meta *_vtest, struct run *s)
 	double t0 = fx_now();
 
 	while (n < s->r.nbufs && fx_now() - t0 < 5) {
-		if (dma_dqbuf(s->fd, V4L2_MEMORY_USERPTR, &held[n], 500)) {
+		if (mem_dqbuf(s->fd, V4L2_MEMORY_USERPTR, &held[n], 500)) {
 			ASSERT_EQ(errno, ETIMEDOUT);
 			continue;
 		}

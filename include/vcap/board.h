@@ -14,8 +14,11 @@
 #include <linux/types.h>
 
 #define VCAP_BOARD_MAGIC		0x50414356u	/* "VCAP" */
-#define VCAP_BOARD_ABI_VERSION		2u
-/* The oldest ABI a driver still drives: version 1 has no DMA block. */
+#define VCAP_BOARD_ABI_VERSION		3u
+/*
+ * The oldest ABI a driver still drives: version 1 has no DMA block,
+ * version 2 no scaler.
+ */
 #define VCAP_BOARD_ABI_MIN		1u
 
 /* The control page occupies the first 16 KiB of BAR2; VRAM follows. */
@@ -46,6 +49,7 @@
 #define VCAP_CAP_PATTERNS		(1u << 3)	/* request.pattern honoured */
 #define VCAP_CAP_HDMI			(1u << 4)	/* HDMI receiver: link, edid */
 #define VCAP_CAP_DMA			(1u << 5)	/* writes into host memory */
+#define VCAP_CAP_SCALER			(1u << 6)	/* HDMI input scales (ABI 3) */
 
 /* Test patterns (request.pattern).  The stamp is drawn on all of them. */
 enum vcap_pattern {
@@ -92,6 +96,23 @@ enum vcap_pattern {
  * not in host memory.
  */
 #define VCAP_REQ_DMA			(1u << 2)
+/*
+ * START on the HDMI input (ABI 3, VCAP_CAP_SCALER): the frames flow while
+ * the link is locked to a source of src_width x src_height at the
+ * request's interval, and each is the source's picture scaled into
+ * width x height: its aspect kept (square pixels), centred, the rest of
+ * the frame black (letterbox or pillarbox).  width and height may be any
+ * size from VCAP_SCALE_MIN_WIDTH x VCAP_SCALE_MIN_HEIGHT up to the
+ * source's, in the fourcc's subsampling steps; the fourcc must be one the
+ * table has at the source's size.  Refused with VCAP_ERR_BAD_SIZE on the
+ * generator, without the capability, or out of that range.  Without this
+ * flag width x height is the source's size, as in ABI 1 and 2.
+ */
+#define VCAP_REQ_SCALE			(1u << 3)
+
+/* The scaler's smallest picture; its largest is the source's. */
+#define VCAP_SCALE_MIN_WIDTH		160
+#define VCAP_SCALE_MIN_HEIGHT		120
 
 /* status.error: why the request acknowledged last was refused. */
 #define VCAP_ERR_NONE			0
@@ -175,7 +196,10 @@ struct vcap_board_request {
 	 */
 	__le64 consumed_seq;
 	__le32 input;			/* VCAP_INPUT_* */
-	__le32 reserved[3];
+	/* The source's size, with VCAP_REQ_SCALE (ABI 3); else 0. */
+	__le32 src_width;
+	__le32 src_height;
+	__le32 reserved[1];
 };
 
 /* Written by the firmware. */

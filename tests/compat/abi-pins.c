@@ -97,7 +97,9 @@ PIN_OFF(struct vcap_board_request, pattern, 32);
 PIN_OFF(struct vcap_board_request, flags, 36);
 PIN_OFF(struct vcap_board_request, consumed_seq, 40);
 PIN_OFF(struct vcap_board_request, input, 48);
-PIN_OFF(struct vcap_board_request, reserved, 52);
+PIN_OFF(struct vcap_board_request, src_width, 52);
+PIN_OFF(struct vcap_board_request, src_height, 56);
+PIN_OFF(struct vcap_board_request, reserved, 60);
 PIN_SIZE(struct vcap_board_status, 144);
 PIN_OFF(struct vcap_board_status, ack_seq, 0);
 PIN_OFF(struct vcap_board_status, error, 4);
@@ -174,7 +176,7 @@ _Static_assert(VCAP_CTRL_SIZE == 0x4000u, "VCAP_CTRL_SIZE changed");
 _Static_assert(sizeof(struct vcap_board_ctrl) <= VCAP_CTRL_SIZE,
 	       "the control page outgrew VCAP_CTRL_SIZE");
 _Static_assert(VCAP_BOARD_MAGIC == 0x50414356u, "VCAP_BOARD_MAGIC changed");
-_Static_assert(VCAP_BOARD_ABI_VERSION == 2u,
+_Static_assert(VCAP_BOARD_ABI_VERSION == 3u,
 	       "VCAP_BOARD_ABI_VERSION changed");
 _Static_assert(VCAP_OFF_SLOT(1, sequence) == 4592,
 	       "VCAP_OFF_SLOT() does not index slots by their size");

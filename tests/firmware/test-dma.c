@@ -133,7 +133,7 @@ static void new_bufs(struct td *t, u32 n, u32 chunk, u32 *rng)
 TEST_F(dma, caps_and_abi)
 {
 	EXPECT_TRUE(t_rd32(&self->t.c->info.caps) & VCAP_CAP_DMA);
-	EXPECT_EQ(t_rd32(&self->t.c->info.abi_version), 2);
+	EXPECT_EQ(t_rd32(&self->t.c->info.abi_version), VCAP_BOARD_ABI_VERSION);
 	EXPECT_EQ(t_rd32(&self->t.c->info.magic), VCAP_BOARD_MAGIC);
 }
 

@@ -72,7 +72,7 @@ endfunction()
 # typical run time under emulation, in seconds: a long test left to the
 # end runs alone while the other CPU idles.
 set(VCAP_VM_TEST_COSTS
-	rel-load-vcap 315  rel-fuzz-vcap 220  kernel-compliance 215
+	rel-load-vcap 135  rel-fuzz-vcap 220  kernel-compliance 215
 	eco-hdmi 160  rel-cycles-vcap 100  faults-hostile 100
 	rel-fuzz-vcap-200k 76  rel-fuzz-writable 70  hard-vram-unbind-race 70
 	eco-ffmpeg 70  eco-udev 65  kernel-unbind 60
@@ -81,13 +81,16 @@ set(VCAP_VM_TEST_COSTS
 
 # vcap_add_vm_test(NAME <name> TIMEOUT <s> LABELS <l>... [CORE | RT_ONLY |
 #                  NEWEST] [OLDEST] [DEBUG] [VM_ARGS <a>...]
-#                  COMMAND <guest command>...)
+#                  [SHORT <old>><new>...] COMMAND <guest command>...)
 # The test runs on the kernels vcap_kernels_for() gives for the same
 # flags; on the debug kernel it also carries the label debugkernel.  In
 # the guest, @KVER@ in VM_ARGS or COMMAND becomes the kernel release and
-# @KMOD@ the path of vcap.ko built for it.
+# @KMOD@ the path of vcap.ko built for it.  On every kernel but the two
+# ends of the matrix (the kernels between them and the debug kernel),
+# each SHORT pair replaces <old> with <new> in COMMAND: the same test,
+# fewer rounds.
 function(vcap_add_vm_test)
-	cmake_parse_arguments(T "CORE;RT_ONLY;NEWEST;OLDEST;DEBUG" "NAME;TIMEOUT" "LABELS;VM_ARGS;COMMAND" ${ARGN})
+	cmake_parse_arguments(T "CORE;RT_ONLY;NEWEST;OLDEST;DEBUG" "NAME;TIMEOUT" "LABELS;VM_ARGS;SHORT;COMMAND" ${ARGN})
 	if(NOT T_TIMEOUT)
 		set(T_TIMEOUT 300)
 	endif()
@@ -121,6 +124,14 @@ function(vcap_add_vm_test)
 		string(REPLACE "@KMOD@" "${kmod}" args "${args}")
 		string(REPLACE "@KVER@" "${kver}" cmd "${T_COMMAND}")
 		string(REPLACE "@KMOD@" "${kmod}" cmd "${cmd}")
+		if(NOT kver IN_LIST VCAP_END_KERNELS)
+			foreach(pair IN LISTS T_SHORT)
+				string(REPLACE ">" ";" ab "${pair}")
+				list(GET ab 0 from)
+				list(GET ab 1 to)
+				string(REPLACE "${from}" "${to}" cmd "${cmd}")
+			endforeach()
+		endif()
 		set(labels "vm;${T_LABELS}")
 		set(timeout ${T_TIMEOUT})
 		if(kver IN_LIST VCAP_DEBUG_KERNELS)

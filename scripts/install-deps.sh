@@ -82,6 +82,9 @@ install_host() {
 		return
 	fi
 	update_lists
+	# The VM runner boots every kernel with an initramfs of its own:
+	# Debian's, generated for each kernel installed, would go unused.
+	export INITRD=No
 
 	log "installing build and test packages"
 	$APT install --no-install-recommends \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# In the guest: vcap-view --frames 60 --snapshot under Xvfb against a
+# In the guest: vcap-view --frames 30 --snapshot under Xvfb against a
 # capture source, with the snapshot's pixels checked against the source's
 # colour bars.
 #
@@ -32,7 +32,7 @@ start=$(date +%s)
 # SDL's software renderer: the guest has no GPU, and Mesa's llvmpipe
 # under QEMU's emulation takes about a second per frame.
 SDL_RENDER_DRIVER=software xvfb-run -a -s "-screen 0 1024x768x24" \
-	"$view" -d "$node" --frames 60 --snapshot "$snap" -v --stats "$@" \
+	"$view" -d "$node" --frames 30 --snapshot "$snap" -v --stats "$@" \
 	>"$out/$source.out"
 rc=$?
 cat "$out/$source.out"

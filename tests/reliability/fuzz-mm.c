@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -30,9 +31,22 @@ static __thread sigjmp_buf *volatile fz_jb;
 static __thread struct fz_worker *fz_self;
 static __thread volatile int fz_si_code;	/* of the last caught fault */
 
+/*
+ * Each thread takes its faults on a stack of its own: a fault that comes
+ * from the thread's stack itself (overflow, or a stack pointer gone bad)
+ * is still reported, not turned by the kernel into a silent SIGSEGV.
+ */
+#define FZ_ALTSTACK	(64u << 10)
+
 void fz_mm_thread(struct fz_worker *w)
 {
+	stack_t ss = { .ss_size = FZ_ALTSTACK };
+
 	fz_self = w;
+	ss.ss_sp = malloc(FZ_ALTSTACK);
+	if (!ss.ss_sp || sigaltstack(&ss, NULL))
+		fprintf(stderr, "vcap-fuzz: no signal stack for worker %u.%u\n",
+			w->proc, w->thread);
 }
 
 /*
@@ -75,7 +89,8 @@ static void fz_on_fault(int sig, siginfo_t *si, void *uc)
 void fz_mm_init(void)
 {
 	struct sigaction sa = { .sa_sigaction = fz_on_fault,
-				.sa_flags = SA_SIGINFO | SA_NODEFER };
+				.sa_flags = SA_SIGINFO | SA_NODEFER |
+					    SA_ONSTACK };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, NULL);

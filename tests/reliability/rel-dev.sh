@@ -80,6 +80,13 @@ export REL_VIDEO REL_VRAM REL_MODULE=$modname REL_LOAD="$load"
 export REL_KO="$ko" REL_PARAMS="$params"
 echo "rel-dev: $target on $REL_VIDEO${REL_VRAM:+ and $REL_VRAM}"
 
+# REL_CORE_DIR (a directory the host shares): a program killed by a
+# signal leaves its core there, for gdb on the host.
+if [ -n "${REL_CORE_DIR:-}" ]; then
+	ulimit -c unlimited
+	echo "$REL_CORE_DIR/core.%e.%p.%s" >/proc/sys/kernel/core_pattern
+fi
+
 "$@"
 status=$?
 

@@ -30,7 +30,9 @@
  * Its HDMI receiver has a source plugged in, played by the board too and
  * chosen through the device's hdmi_source attribute: a timing of the
  * board's table, "none", "unstable" or "out-of-range".  The link is up
- * while the driver presents a valid EDID (hotplug high).
+ * while the driver presents a valid EDID (hotplug high).  Its scaler
+ * (VCAP_CAP_SCALER) fits that source into any picture size the driver
+ * asks for on the HDMI input, letterboxed where the aspects differ.
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -44,6 +46,7 @@
 #include "vcap.h"
 #include "vcap-copy.h"
 #include "vcap-edid.h"
+#include "vcap-format.h"
 #include "vcap-inject.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
@@ -108,6 +111,8 @@ struct vcap_soft {
 	u8 edid[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
 	struct vcap_board_link link;	/* as published */
 	u32 input;			/* VCAP_INPUT_* streaming */
+	u32 src_width;			/* the source size it takes */
+	u32 src_height;
 	u32 interval_num;		/* of the mode streaming */
 	u32 interval_den;
 	bool no_signal;			/* streaming HDMI without its source */
@@ -306,6 +311,56 @@ static void vcap_soft_stop(struct vcap_soft *soft)
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 }
 
+/*
+ * Check a request as the board ABI says.  A scaled START (VCAP_REQ_SCALE)
+ * is one of the table's modes at the source's size, on the HDMI input,
+ * with a picture from VCAP_SCALE_MIN_WIDTH x VCAP_SCALE_MIN_HEIGHT up to
+ * the source's size in the format's steps; its ring is the source mode's,
+ * whose slots hold the smaller picture.
+ */
+static u32 vcap_soft_check(struct vcap_soft *soft,
+			   const struct vcap_board_request *req,
+			   struct vcap_ring_layout *l)
+{
+	u32 flags = le32_to_cpu(req->flags);
+	const struct vcap_format_info *fi;
+	struct vcap_board_request src;
+	u32 w, h, sw, sh, bpl, err;
+	u64 size = 0;
+
+	if (le32_to_cpu(req->cmd) != VCAP_CMD_START ||
+	    !(flags & VCAP_REQ_SCALE))
+		return vcap_modes_check(&soft->info, soft->frame_size, req, l);
+	if (le32_to_cpu(req->input) != VCAP_INPUT_HDMI)
+		return VCAP_ERR_BAD_SIZE;
+	src = *req;
+	src.width = req->src_width;
+	src.height = req->src_height;
+	src.bytesperline = 0;
+	src.flags = cpu_to_le32(flags & ~VCAP_REQ_SCALE);
+	err = vcap_modes_check(&soft->info, soft->frame_size, &src, l);
+	if (err != VCAP_ERR_NONE)
+		return err;
+	fi = vcap_format_find(le32_to_cpu(req->fourcc));
+	w = le32_to_cpu(req->width);
+	h = le32_to_cpu(req->height);
+	sw = le32_to_cpu(req->src_width);
+	sh = le32_to_cpu(req->src_height);
+	if (w < VCAP_SCALE_MIN_WIDTH || w > sw || w % fi->hsub ||
+	    h < VCAP_SCALE_MIN_HEIGHT || h > sh || h % fi->vsub)
+		return VCAP_ERR_BAD_SIZE;
+	bpl = le32_to_cpu(req->bytesperline);
+	if (!bpl)
+		bpl = vcap_format_min_bpl(fi, w);
+	if (bpl >= vcap_format_min_bpl(fi, w))
+		size = vcap_format_sizeimage(fi, bpl, h);
+	if (!size || size > l->slot_stride)
+		return VCAP_ERR_BAD_STRIDE;
+	l->bytesperline = bpl;
+	l->sizeimage = size;
+	return VCAP_ERR_NONE;
+}
+
 static int vcap_soft_start(struct vcap_soft *soft,
 			   const struct vcap_board_request *req,
 			   const struct vcap_ring_layout *l)
@@ -321,15 +376,22 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	};
 	u32 num = le32_to_cpu(req->interval_num);
 	u32 den = le32_to_cpu(req->interval_den);
+	u32 flags = le32_to_cpu(req->flags);
+	u32 src_w = fmt.width, src_h = fmt.height;
 	unsigned int i;
 	bool same;
 
+	if (flags & VCAP_REQ_SCALE) {
+		src_w = le32_to_cpu(req->src_width);
+		src_h = le32_to_cpu(req->src_height);
+	}
 	same = soft->running && fmt.fourcc == soft->gen.fmt.fourcc &&
 	       fmt.width == soft->gen.fmt.width &&
 	       fmt.height == soft->gen.fmt.height &&
-	       fmt.bytesperline == soft->gen.fmt.bytesperline;
+	       fmt.bytesperline == soft->gen.fmt.bytesperline &&
+	       src_w == soft->src_width && src_h == soft->src_height;
 	if (vcap_gen_init(&soft->gen, &fmt, le32_to_cpu(req->pattern),
-			  le32_to_cpu(req->flags)))
+			  flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP)))
 		return VCAP_ERR_BAD_FORMAT;
 	hrtimer_cancel(&soft->timer);
 	for (i = 0; i < VCAP_MAX_SLOTS; i++)
@@ -356,11 +418,12 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	soft->interval_num = num;
 	soft->interval_den = den;
 	soft->input = le32_to_cpu(req->input);
+	soft->src_width = src_w;
+	soft->src_height = src_h;
 	/* The HDMI input is armed: frames flow while its source feeds it. */
 	soft->no_signal = soft->input == VCAP_INPUT_HDMI &&
 		!vcap_timings_link_feeds(le32_to_cpu(soft->link.state),
-					 &soft->src, fmt.width, fmt.height,
-					 num, den);
+					 &soft->src, src_w, src_h, num, den);
 	st->state = cpu_to_le32(soft->no_signal ? VCAP_STATE_NO_SIGNAL :
 						  VCAP_STATE_STREAMING);
 	soft->running = true;
@@ -414,8 +477,8 @@ static void vcap_soft_link_update(struct vcap_soft *soft)
 
 	if (soft->running && soft->input == VCAP_INPUT_HDMI) {
 		ok = vcap_timings_link_feeds(le32_to_cpu(l.state), &soft->src,
-					     soft->gen.fmt.width,
-					     soft->gen.fmt.height,
+					     soft->src_width,
+					     soft->src_height,
 					     soft->interval_num,
 					     soft->interval_den);
 		if (ok == soft->no_signal) {
@@ -483,7 +546,7 @@ static void vcap_soft_request(struct work_struct *work)
 	smp_rmb();
 	memcpy(&req, &ctrl->request, sizeof(req));
 	vcap_soft_repair_info(soft);
-	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
+	err = vcap_soft_check(soft, &req, &layout);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);
@@ -581,7 +644,8 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	info->abi_version = cpu_to_le32(VCAP_BOARD_ABI_VERSION);
 	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
 	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
-				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI);
+				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI |
+				 VCAP_CAP_SCALER);
 	strscpy(info->name, "vcap software board", sizeof(info->name));
 	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
 	info->vram_size = cpu_to_le64(soft->size);

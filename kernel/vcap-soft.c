@@ -390,8 +390,10 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	       fmt.height == soft->gen.fmt.height &&
 	       fmt.bytesperline == soft->gen.fmt.bytesperline &&
 	       src_w == soft->src_width && src_h == soft->src_height;
-	if (vcap_gen_init(&soft->gen, &fmt, le32_to_cpu(req->pattern),
-			  flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP)))
+	/* The source's picture scaled into the frame, letterboxed. */
+	if (vcap_gen_init_scaled(&soft->gen, &fmt, le32_to_cpu(req->pattern),
+				 flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP),
+				 src_w, src_h))
 		return VCAP_ERR_BAD_FORMAT;
 	hrtimer_cancel(&soft->timer);
 	for (i = 0; i < VCAP_MAX_SLOTS; i++)

@@ -13,6 +13,7 @@
 #include "vk-board.h"
 #include "vk-stream.h"
 #include "vtest.h"
+#include "vcap-pattern.h"
 #include "vcap-stamp.h"
 
 #define SOURCE	"/sys/devices/platform/vcap-soft.0/hdmi_source"
@@ -426,8 +427,12 @@ static bool rows_black(const struct v4l2_pix_format *pix, const __u8 *p,
 	return true;
 }
 
-/* Frames at the stream's picture size, stamped, in order: the count. */
-static int scaled_frames(struct vk_stream *s, int n, __u32 black_rows)
+/*
+ * Frames at the stream's picture size, stamped, in order, with black
+ * rows above and below a picture scaled from src_w x src_h: the count.
+ */
+static int scaled_frames(struct vk_stream *s, int n, __u32 src_w,
+			 __u32 src_h)
 {
 	struct vcap_frame_fmt ff = {
 		.fourcc = s->pix.pixelformat,
@@ -437,12 +442,18 @@ static int scaled_frames(struct vk_stream *s, int n, __u32 black_rows)
 		.sizeimage = s->pix.sizeimage,
 	};
 	struct vcap_stamp_geom sg;
+	struct vcap_rect pic;
+	__u32 black_rows;
 	unsigned long long last = 0;
 	struct vcap_stamp st = { 0 };
 	struct v4l2_buffer b;
 	int i, good = 0;
 
 	if (vcap_stamp_geom(&ff, &sg))
+		return -1;
+	vcap_letterbox(&ff, src_w, src_h, &pic);
+	black_rows = pic.y0;
+	if (pic.x0 || pic.x1 != ff.width || ff.height - pic.y1 != black_rows)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (vk_stream_dqbuf(s, &b))
@@ -491,7 +502,7 @@ TEST_TIMEOUT(scaled_streams, 120)
 	close(fd);
 	/* 16:9 into 4:3: 640x360 centred, 60 black rows above and below. */
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_YUYV, 640, 480, 60, 6), 0);
-	EXPECT_EQ(scaled_frames(&s, 20, 60), 20);
+	EXPECT_EQ(scaled_frames(&s, 20, 1920, 1080), 20);
 	ASSERT_EQ(vk_xioctl(s.fd, VIDIOC_G_DV_TIMINGS, &t), 0);
 	EXPECT_EQ(t.bt.width, 1920);
 	ASSERT_EQ(query(s.fd, &t), 0);
@@ -499,7 +510,7 @@ TEST_TIMEOUT(scaled_streams, 120)
 	vk_stream_stop(&s);
 	/* The same aspect: the whole frame is picture. */
 	ASSERT_EQ(vk_stream_start(&s, V4L2_PIX_FMT_NV12, 1280, 720, 60, 6), 0);
-	EXPECT_EQ(scaled_frames(&s, 10, 0), 10);
+	EXPECT_EQ(scaled_frames(&s, 10, 1920, 1080), 10);
 	vk_stream_stop(&s);
 	reset_hdmi();
 }

@@ -403,7 +403,10 @@ TEST(scaler_sizes_at_1080p)
 	EXPECT_EQ(q.bt.width, 1920);
 	EXPECT_EQ(q.bt.height, 1080);
 	EXPECT_EQ(input_status(fd, 0), 0);
+	/* LOG_STATUS says the picture is scaled, and from what. */
 	EXPECT_EQ(vk_xioctl(fd, VIDIOC_LOG_STATUS, NULL), 0);
+	EXPECT_EQ(system("dmesg | tail -n 40 | grep -q 'HDMI picture: 640x480 scaled from 1920x1080'"),
+		  0);
 	ASSERT_EQ(set_fmt(fd, VIDIOC_S_FMT, V4L2_PIX_FMT_NV12, 1280, 720, &f),
 		  0);
 	EXPECT_EQ(f.fmt.pix.width, 1280);
@@ -549,6 +552,9 @@ TEST(new_timings_keep_the_size)
 	EXPECT_EQ(f.fmt.pix.height, 720);
 	/* S_FMT at the timings' size: following them again. */
 	ASSERT_EQ(set_fmt(fd, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 1920, 1080, &f),
+		  0);
+	EXPECT_EQ(vk_xioctl(fd, VIDIOC_LOG_STATUS, NULL), 0);
+	EXPECT_EQ(system("dmesg | tail -n 40 | grep -q 'HDMI picture: 1920x1080, follows the timings'"),
 		  0);
 	ASSERT_EQ(set_timings(fd, "720p60"), 0);
 	get_fmt(fd, &f);

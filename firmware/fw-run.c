@@ -308,7 +308,9 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 	req.fmt = m->fmt;
 	req.pattern = r->pattern_override >= 0 ? (u32)r->pattern_override :
 						 m->pattern;
-	req.flags = m->flags;
+	req.flags = m->flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP);
+	req.src_w = m->fmt.width;
+	req.src_h = m->fmt.height;
 	if (b->no_signal)
 		flags |= VCAP_SLOT_NO_SIGNAL;
 	df.seq = seq;

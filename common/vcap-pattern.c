@@ -459,8 +459,7 @@ int vcap_gen_init_scaled(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 		return -EINVAL;
 	if (fmt->width < VCAP_MIN_WIDTH || fmt->width > VCAP_MAX_WIDTH ||
 	    fmt->height < VCAP_MIN_HEIGHT || fmt->height > VCAP_MAX_HEIGHT ||
-	    fmt->width % fi->hsub || fmt->height % fi->vsub ||
-	    fmt->height % 2)
+	    fmt->width % fi->hsub || fmt->height % fi->vsub)
 		return -EINVAL;
 	if (fmt->bytesperline < vcap_format_min_bpl(fi, fmt->width) ||
 	    fmt->sizeimage < vcap_format_sizeimage(fi, fmt->bytesperline,

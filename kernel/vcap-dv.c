@@ -171,16 +171,13 @@ void vcap_dv_source_size(struct vcap_dev *vdev, u32 *width, u32 *height)
 	*height = vdev->dv_timings.bt.height;
 }
 
-/*
- * The scaler's steps in fourcc: the format's subsampling, and whole pairs
- * of rows, which the board's patterns and stamps are drawn in.
- */
+/* The scaler's steps in fourcc: the format's subsampling. */
 void vcap_dv_scale_steps(u32 fourcc, u32 *hstep, u32 *vstep)
 {
 	const struct vcap_format_info *fi = vcap_format_find(fourcc);
 
 	*hstep = fi ? fi->hsub : 2;
-	*vstep = max_t(u32, fi ? fi->vsub : 2, 2);
+	*vstep = fi ? fi->vsub : 2;
 }
 
 /*

@@ -46,7 +46,6 @@
 #include "vcap.h"
 #include "vcap-copy.h"
 #include "vcap-edid.h"
-#include "vcap-format.h"
 #include "vcap-inject.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
@@ -311,56 +310,6 @@ static void vcap_soft_stop(struct vcap_soft *soft)
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 }
 
-/*
- * Check a request as the board ABI says.  A scaled START (VCAP_REQ_SCALE)
- * is one of the table's modes at the source's size, on the HDMI input,
- * with a picture from VCAP_SCALE_MIN_WIDTH x VCAP_SCALE_MIN_HEIGHT up to
- * the source's size in the format's steps; its ring is the source mode's,
- * whose slots hold the smaller picture.
- */
-static u32 vcap_soft_check(struct vcap_soft *soft,
-			   const struct vcap_board_request *req,
-			   struct vcap_ring_layout *l)
-{
-	u32 flags = le32_to_cpu(req->flags);
-	const struct vcap_format_info *fi;
-	struct vcap_board_request src;
-	u32 w, h, sw, sh, bpl, err;
-	u64 size = 0;
-
-	if (le32_to_cpu(req->cmd) != VCAP_CMD_START ||
-	    !(flags & VCAP_REQ_SCALE))
-		return vcap_modes_check(&soft->info, soft->frame_size, req, l);
-	if (le32_to_cpu(req->input) != VCAP_INPUT_HDMI)
-		return VCAP_ERR_BAD_SIZE;
-	src = *req;
-	src.width = req->src_width;
-	src.height = req->src_height;
-	src.bytesperline = 0;
-	src.flags = cpu_to_le32(flags & ~VCAP_REQ_SCALE);
-	err = vcap_modes_check(&soft->info, soft->frame_size, &src, l);
-	if (err != VCAP_ERR_NONE)
-		return err;
-	fi = vcap_format_find(le32_to_cpu(req->fourcc));
-	w = le32_to_cpu(req->width);
-	h = le32_to_cpu(req->height);
-	sw = le32_to_cpu(req->src_width);
-	sh = le32_to_cpu(req->src_height);
-	if (w < VCAP_SCALE_MIN_WIDTH || w > sw || w % fi->hsub ||
-	    h < VCAP_SCALE_MIN_HEIGHT || h > sh || h % fi->vsub)
-		return VCAP_ERR_BAD_SIZE;
-	bpl = le32_to_cpu(req->bytesperline);
-	if (!bpl)
-		bpl = vcap_format_min_bpl(fi, w);
-	if (bpl >= vcap_format_min_bpl(fi, w))
-		size = vcap_format_sizeimage(fi, bpl, h);
-	if (!size || size > l->slot_stride)
-		return VCAP_ERR_BAD_STRIDE;
-	l->bytesperline = bpl;
-	l->sizeimage = size;
-	return VCAP_ERR_NONE;
-}
-
 static int vcap_soft_start(struct vcap_soft *soft,
 			   const struct vcap_board_request *req,
 			   const struct vcap_ring_layout *l)
@@ -548,7 +497,7 @@ static void vcap_soft_request(struct work_struct *work)
 	smp_rmb();
 	memcpy(&req, &ctrl->request, sizeof(req));
 	vcap_soft_repair_info(soft);
-	err = vcap_soft_check(soft, &req, &layout);
+	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);

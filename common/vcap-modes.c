@@ -140,6 +140,27 @@ static int vcap_modes_interval(const struct vcap_board_info *info, u32 mask,
 	return VCAP_ERR_BAD_INTERVAL;
 }
 
+/*
+ * A scaled START (VCAP_REQ_SCALE): the HDMI input of a board with the
+ * scaler, a picture from VCAP_SCALE_MIN_* up to the source's size.
+ */
+static int vcap_modes_check_scale(const struct vcap_board_info *info,
+				  const struct vcap_board_request *req)
+{
+	u32 caps = le32_to_cpu(info->caps);
+	u32 width = le32_to_cpu(req->width);
+	u32 height = le32_to_cpu(req->height);
+
+	if (!(caps & VCAP_CAP_SCALER) || !(caps & VCAP_CAP_HDMI) ||
+	    le32_to_cpu(req->input) != VCAP_INPUT_HDMI)
+		return VCAP_ERR_BAD_SIZE;
+	if (width < VCAP_SCALE_MIN_WIDTH || height < VCAP_SCALE_MIN_HEIGHT ||
+	    width > le32_to_cpu(req->src_width) ||
+	    height > le32_to_cpu(req->src_height))
+		return VCAP_ERR_BAD_SIZE;
+	return VCAP_ERR_NONE;
+}
+
 int vcap_modes_check(const struct vcap_board_info *info, u64 frame_size,
 		     const struct vcap_board_request *req,
 		     struct vcap_ring_layout *out)
@@ -151,6 +172,7 @@ int vcap_modes_check(const struct vcap_board_info *info, u64 frame_size,
 	u32 height = le32_to_cpu(req->height);
 	u32 bpl = le32_to_cpu(req->bytesperline);
 	u32 flags = le32_to_cpu(req->flags);
+	u32 src_w = width, src_h = height;
 	u64 size, stride, offset, vram;
 	u32 mask, slots;
 	int err;
@@ -158,7 +180,8 @@ int vcap_modes_check(const struct vcap_board_info *info, u64 frame_size,
 	vcap_memset(out, 0, sizeof(*out));
 	if (cmd == VCAP_CMD_STOP)
 		return VCAP_ERR_NONE;
-	if (cmd != VCAP_CMD_START || (flags & ~(VCAP_REQ_HFLIP | VCAP_REQ_VFLIP)))
+	if (cmd != VCAP_CMD_START ||
+	    (flags & ~(VCAP_REQ_HFLIP | VCAP_REQ_VFLIP | VCAP_REQ_SCALE)))
 		return VCAP_ERR_BAD_CMD;
 	if (le32_to_cpu(req->pattern) >= VCAP_PATTERN_COUNT)
 		return VCAP_ERR_BAD_PATTERN;
@@ -170,9 +193,17 @@ int vcap_modes_check(const struct vcap_board_info *info, u64 frame_size,
 	fi = vcap_format_find(fourcc);
 	if (!fi)
 		return VCAP_ERR_BAD_FORMAT;
-	err = vcap_modes_find(info, fourcc, width, height, &mask);
+	if (flags & VCAP_REQ_SCALE) {
+		err = vcap_modes_check_scale(info, req);
+		if (err)
+			return err;
+		src_w = le32_to_cpu(req->src_width);
+		src_h = le32_to_cpu(req->src_height);
+	}
+	/* The source's mode: the picture's size, unless it is scaled. */
+	err = vcap_modes_find(info, fourcc, src_w, src_h, &mask);
 	if (err)
-		return err;
+		return (flags & VCAP_REQ_SCALE) ? VCAP_ERR_BAD_SIZE : err;
 	if (width < VCAP_MIN_WIDTH || width > VCAP_MAX_WIDTH ||
 	    height < VCAP_MIN_HEIGHT || height > VCAP_MAX_HEIGHT ||
 	    width % fi->hsub || height % fi->vsub)

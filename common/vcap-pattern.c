@@ -3,7 +3,9 @@
  * The test pattern generator: draws a pattern in any board format, then the
  * stamps.  A pattern row is built once and copied down the rows where the
  * pattern does not change, so a frame costs about one copy; in the row, a
- * run of one colour is its first pair of pixels copied out.
+ * run of one colour is its first pair of pixels copied out.  A scaled
+ * source's picture is drawn the same way inside its rectangle, black
+ * around it.
  */
 #include <vcap/board.h>
 #include "vcap-pattern.h"
@@ -12,6 +14,7 @@
 enum vcap_layer {
 	VCAP_LAYER_BG,		/* the pattern itself */
 	VCAP_LAYER_BOX,		/* the moving box */
+	VCAP_LAYER_BLACK,	/* around a scaled picture */
 };
 
 const struct vcap_rgb vcap_bar_colours[VCAP_NUM_BARS] = {
@@ -45,26 +48,42 @@ static u8 vcap_rgb_v(const struct vcap_rgb *c)
 	return (u8)(((112 * c->r - 94 * c->g - 18 * c->b + 128) >> 8) + 128);
 }
 
-static u32 vcap_checker_size(const struct vcap_gen *g)
+/* A length of the source in frame pixels, even (sizes are at most 3840). */
+static u32 vcap_scale(u32 v, u32 to, u32 from)
 {
-	u32 sq = (g->fmt.height / 8) & ~1u;
-
-	return sq < 2 ? 2 : sq;
+	return (v * to / from) & ~1u;
 }
 
-/* The pattern's colour at memory position (x, y). */
+static u32 vcap_pic_width(const struct vcap_gen *g)
+{
+	return g->pic.x1 - g->pic.x0;
+}
+
+static u32 vcap_pic_height(const struct vcap_gen *g)
+{
+	return g->pic.y1 - g->pic.y0;
+}
+
+/* The pattern's colour at memory position (x, y), inside the picture. */
 static void vcap_colour_at(const struct vcap_gen *g, enum vcap_layer layer,
 			   u32 x, u32 y, struct vcap_rgb *c)
 {
-	u32 w = g->fmt.width, h = g->fmt.height;
-	u32 px = (g->flags & VCAP_REQ_HFLIP) ? w - 1 - x : x;
-	u32 py = (g->flags & VCAP_REQ_VFLIP) ? h - 1 - y : y;
+	u32 w = vcap_pic_width(g), h = vcap_pic_height(g);
+	u32 px = x - g->pic.x0, py = y - g->pic.y0;
 	u32 v, sq;
 
 	if (layer == VCAP_LAYER_BOX) {
 		*c = vcap_box_colour;
 		return;
 	}
+	if (layer == VCAP_LAYER_BLACK) {
+		*c = vcap_bar_colours[7];
+		return;
+	}
+	if (g->flags & VCAP_REQ_HFLIP)
+		px = w - 1 - px;
+	if (g->flags & VCAP_REQ_VFLIP)
+		py = h - 1 - py;
 	switch (g->pattern) {
 	case VCAP_PATTERN_GRADIENT:
 		v = px * 255 / (w - 1);
@@ -73,7 +92,7 @@ static void vcap_colour_at(const struct vcap_gen *g, enum vcap_layer layer,
 		c->b = (u8)v;
 		break;
 	case VCAP_PATTERN_CHECKERBOARD:
-		sq = vcap_checker_size(g);
+		sq = g->checker;
 		*c = ((px / sq + py / sq) & 1) ? vcap_bar_colours[7] :
 						 vcap_bar_colours[0];
 		break;
@@ -94,18 +113,13 @@ static void vcap_colour_at(const struct vcap_gen *g, enum vcap_layer layer,
 static u32 vcap_rows_same(const struct vcap_gen *g, enum vcap_layer layer,
 			  u32 y)
 {
-	u32 h = g->fmt.height, sq, py;
+	u32 sq = g->checker;
 
-	if (layer == VCAP_LAYER_BG &&
-	    g->pattern == VCAP_PATTERN_CHECKERBOARD) {
-		sq = vcap_checker_size(g);
-		if (g->flags & VCAP_REQ_VFLIP) {
-			py = h - 1 - y;
-			return py % sq + 1;
-		}
-		return sq - y % sq;
-	}
-	return h - y;
+	if (layer != VCAP_LAYER_BG || g->pattern != VCAP_PATTERN_CHECKERBOARD)
+		return g->fmt.height - y;
+	if (g->flags & VCAP_REQ_VFLIP)
+		return (g->pic.y1 - 1 - y) % sq + 1;
+	return sq - (y - g->pic.y0) % sq;
 }
 
 static u8 *vcap_row(const struct vcap_gen *g, u8 *frame, u32 y)
@@ -250,9 +264,9 @@ static void vcap_fill_span(const struct vcap_gen *g, u8 *frame,
 static u32 vcap_run_end(const struct vcap_gen *g, enum vcap_layer layer,
 			u32 x, u32 x1)
 {
-	u32 w = g->fmt.width, end, b, start;
+	u32 w = vcap_pic_width(g), px = x - g->pic.x0, end, b, start;
 
-	if (layer == VCAP_LAYER_BOX)
+	if (layer != VCAP_LAYER_BG)
 		return x1;
 	switch (g->pattern) {
 	case VCAP_PATTERN_GRADIENT:
@@ -267,13 +281,14 @@ static u32 vcap_run_end(const struct vcap_gen *g, enum vcap_layer layer,
 	default:
 		/* Bar b holds the pixels px with px * 8 / w == b. */
 		if (g->flags & VCAP_REQ_HFLIP) {
-			b = (w - 1 - x) * VCAP_NUM_BARS / w;
+			b = (w - 1 - px) * VCAP_NUM_BARS / w;
 			start = (b * w + VCAP_NUM_BARS - 1) / VCAP_NUM_BARS;
 			end = w - start;
 		} else {
-			b = x * VCAP_NUM_BARS / w;
+			b = px * VCAP_NUM_BARS / w;
 			end = ((b + 1) * w + VCAP_NUM_BARS - 1) / VCAP_NUM_BARS;
 		}
+		end += g->pic.x0;
 		return end < x1 ? end : x1;
 	}
 }
@@ -373,35 +388,78 @@ static u32 vcap_bounce(u64 seq, u32 speed, u32 range)
 	return t > range ? 2 * range - t : t;
 }
 
+/*
+ * The box moves across the source, a quarter of its height wide (or its
+ * width, if narrower), and is drawn where the source's picture shows it.
+ */
 void vcap_gen_box(const struct vcap_gen *g, u64 seq, struct vcap_rect *r)
 {
-	u32 w = g->fmt.width, h = g->fmt.height;
-	u32 size = (h / 4) & ~1u;
-	u32 x = vcap_bounce(seq, 8, w - size) & ~1u;
-	u32 y = vcap_bounce(seq, 4, h - size) & ~1u;
+	u32 pw = vcap_pic_width(g), ph = vcap_pic_height(g);
+	u32 sw = g->src_w, sh = g->src_h;
+	u32 size = (sh / 4 < sw ? sh / 4 : sw) & ~1u;
+	u32 x = vcap_scale(vcap_bounce(seq, 8, sw - size) & ~1u, pw, sw);
+	u32 y = vcap_scale(vcap_bounce(seq, 4, sh - size) & ~1u, ph, sh);
+	u32 bw = vcap_scale(size, pw, sw), bh = vcap_scale(size, ph, sh);
 
 	if (g->flags & VCAP_REQ_HFLIP)
-		x = w - size - x;
+		x = pw - bw - x;
 	if (g->flags & VCAP_REQ_VFLIP)
-		y = h - size - y;
-	r->x0 = x;
-	r->y0 = y;
-	r->x1 = x + size;
-	r->y1 = y + size;
+		y = ph - bh - y;
+	r->x0 = g->pic.x0 + x;
+	r->y0 = g->pic.y0 + y;
+	r->x1 = r->x0 + bw;
+	r->y1 = r->y0 + bh;
+}
+
+void vcap_letterbox(const struct vcap_frame_fmt *fmt, u32 src_w, u32 src_h,
+		    struct vcap_rect *pic)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+	u32 w = fmt->width, h = fmt->height, pw = w, ph = h;
+	u32 sx = 2, sy = 2;
+
+	if (fi && fi->hsub > sx)
+		sx = fi->hsub;
+	if (fi && fi->vsub > sy)
+		sy = fi->vsub;
+	/* Products stay under 2^32: every size is at most 3840 x 2160. */
+	if (src_w && src_h && src_w * h > src_h * w) {
+		/* Wider than the frame: bars above and below. */
+		ph = (w * src_h + src_w * sy / 2) / (src_w * sy) * sy;
+		ph = ph < sy ? sy : ph;
+	} else if (src_w && src_h && src_w * h < src_h * w) {
+		/* Narrower: bars left and right. */
+		pw = (h * src_w + src_h * sx / 2) / (src_h * sx) * sx;
+		pw = pw < sx ? sx : pw;
+	}
+	pic->x0 = (w - pw) / 2 / sx * sx;
+	pic->y0 = (h - ph) / 2 / sy * sy;
+	pic->x1 = pic->x0 + pw;
+	pic->y1 = pic->y0 + ph;
 }
 
 int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 		  u32 pattern, u32 flags)
 {
-	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+	return vcap_gen_init_scaled(g, fmt, pattern, flags, fmt->width,
+				    fmt->height);
+}
 
+int vcap_gen_init_scaled(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
+			 u32 pattern, u32 flags, u32 src_w, u32 src_h)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+	u32 sq;
+
+	if (src_w < VCAP_MIN_WIDTH || src_w > VCAP_MAX_WIDTH ||
+	    src_h < VCAP_MIN_HEIGHT || src_h > VCAP_MAX_HEIGHT)
+		return -EINVAL;
 	if (!fi || pattern >= VCAP_PATTERN_COUNT ||
 	    (flags & ~(VCAP_REQ_HFLIP | VCAP_REQ_VFLIP)))
 		return -EINVAL;
 	if (fmt->width < VCAP_MIN_WIDTH || fmt->width > VCAP_MAX_WIDTH ||
 	    fmt->height < VCAP_MIN_HEIGHT || fmt->height > VCAP_MAX_HEIGHT ||
-	    fmt->width % fi->hsub || fmt->height % fi->vsub ||
-	    fmt->height % 2)
+	    fmt->width % fi->hsub || fmt->height % fi->vsub)
 		return -EINVAL;
 	if (fmt->bytesperline < vcap_format_min_bpl(fi, fmt->width) ||
 	    fmt->sizeimage < vcap_format_sizeimage(fi, fmt->bytesperline,
@@ -412,6 +470,13 @@ int vcap_gen_init(struct vcap_gen *g, const struct vcap_frame_fmt *fmt,
 	g->fi = fi;
 	g->pattern = pattern;
 	g->flags = flags;
+	g->src_w = src_w;
+	g->src_h = src_h;
+	vcap_letterbox(fmt, src_w, src_h, &g->pic);
+	/* An eighth of the source's height, as the picture shows it. */
+	sq = (src_h / 8) & ~1u;
+	sq = vcap_scale(sq < 2 ? 2 : sq, vcap_pic_height(g), src_h);
+	g->checker = sq < 2 ? 2 : sq;
 	return 0;
 }
 
@@ -451,10 +516,27 @@ static void vcap_paint_uncovered(const struct vcap_gen *g, u8 *frame,
 		vcap_paint(g, frame, layer, &r);
 }
 
+/* Black where the frame is not the picture. */
+static void vcap_paint_border(const struct vcap_gen *g, u8 *frame)
+{
+	const struct vcap_rect *p = &g->pic;
+	u32 w = g->fmt.width, h = g->fmt.height;
+	const struct vcap_rect border[] = {
+		{ 0, 0, w, p->y0 },
+		{ 0, p->y1, w, h },
+		{ 0, p->y0, p->x0, p->y1 },
+		{ p->x1, p->y0, w, p->y1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(border); i++)
+		if (border[i].x1 > border[i].x0 && border[i].y1 > border[i].y0)
+			vcap_paint(g, frame, VCAP_LAYER_BLACK, &border[i]);
+}
+
 void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
 {
 	struct vcap_rect was;
-	struct vcap_rect all = { 0, 0, g->fmt.width, g->fmt.height };
 	struct vcap_rect box;
 	u8 *frame = dst;
 
@@ -463,7 +545,8 @@ void vcap_gen_render(const struct vcap_gen *g, void *dst, u64 seq, u64 prev)
 	if (g->pattern == VCAP_PATTERN_NOISE) {
 		vcap_noise(g, frame, seq);
 	} else if (prev == VCAP_GEN_NONE) {
-		vcap_paint(g, frame, VCAP_LAYER_BG, &all);
+		vcap_paint_border(g, frame);
+		vcap_paint(g, frame, VCAP_LAYER_BG, &g->pic);
 		if (g->pattern == VCAP_PATTERN_MOVING_BOX) {
 			vcap_gen_box(g, seq, &box);
 			vcap_paint(g, frame, VCAP_LAYER_BOX, &box);

@@ -211,11 +211,17 @@ static void fw_board_start(struct fw_board *b,
 	u32 num = le32_to_cpu(req->interval_num);
 	u32 den = le32_to_cpu(req->interval_den);
 	u32 input = fw_board_input(b, req);
+	u32 src_w = width, src_h = height;
 
+	if (le32_to_cpu(req->flags) & VCAP_REQ_SCALE) {
+		src_w = le32_to_cpu(req->src_width);
+		src_h = le32_to_cpu(req->src_height);
+	}
 	m->pattern = le32_to_cpu(req->pattern);
 	m->flags = le32_to_cpu(req->flags);
 	if (m->streaming && m->input == input && m->fmt.fourcc == fourcc &&
 	    m->fmt.width == width && m->fmt.height == height &&
+	    m->src_w == src_w && m->src_h == src_h &&
 	    m->fmt.bytesperline == ring->bytesperline &&
 	    (u64)m->interval_num * den == (u64)num * m->interval_den) {
 		/* Same mode: only the pattern or flips change. */
@@ -226,12 +232,14 @@ static void fw_board_start(struct fw_board *b,
 	m->input = input;
 	/* The HDMI input is armed: frames flow while its source feeds it. */
 	b->link_lost = input == VCAP_INPUT_HDMI &&
-		       !fw_hdmi_feeds(&b->hdmi, width, height, num, den);
+		       !fw_hdmi_feeds(&b->hdmi, src_w, src_h, num, den);
 	m->fmt.fourcc = fourcc;
 	m->fmt.width = width;
 	m->fmt.height = height;
 	m->fmt.bytesperline = ring->bytesperline;
 	m->fmt.sizeimage = ring->sizeimage;
+	m->src_w = src_w;
+	m->src_h = src_h;
 	m->ring = *ring;
 	m->interval_num = num;
 	m->interval_den = den;
@@ -355,6 +363,10 @@ int fw_board_set_mode(struct fw_board *b, u32 fourcc, u32 width, u32 height)
 	req.pattern = cpu_to_le32(b->mode.pattern);
 	req.flags = cpu_to_le32(b->mode.flags & ~VCAP_REQ_DMA);
 	req.input = cpu_to_le32(b->mode.input);
+	if (b->mode.flags & VCAP_REQ_SCALE) {
+		req.src_width = cpu_to_le32(b->mode.src_w);
+		req.src_height = cpu_to_le32(b->mode.src_h);
+	}
 	return fw_board_apply(b, &req);
 }
 
@@ -388,7 +400,7 @@ bool fw_board_poll_link(struct fw_board *b)
 	 * Nothing is published while the link is away from the running
 	 * timing; back on it, frames go on in the same mode by themselves.
 	 */
-	lost = !fw_hdmi_feeds(&b->hdmi, m->fmt.width, m->fmt.height,
+	lost = !fw_hdmi_feeds(&b->hdmi, m->src_w, m->src_h,
 			      m->interval_num, m->interval_den);
 	if (lost == b->link_lost)
 		return changed;

@@ -30,6 +30,9 @@ struct fw_mode {
 	u32 pattern;
 	u32 flags;		/* VCAP_REQ_* */
 	u32 input;		/* VCAP_INPUT_* */
+	/* The source's size: fmt's, unless VCAP_REQ_SCALE scales it. */
+	u32 src_w;
+	u32 src_h;
 };
 
 struct fw_board {

@@ -191,22 +191,41 @@ static void write_px(const struct vcap_frame_fmt *f, u8 *dst, u64 c_off,
 }
 
 void fw_convert(const struct fw_image *src, const struct vcap_frame_fmt *fmt,
-		u8 *dst, u32 flags)
+		u8 *dst, u32 flags, u32 src_w, u32 src_h)
 {
+	static const struct fw_yuv black = { 16, 128, 128 };
 	u64 s_off, s_off2, d_off, d_off2;
-	u32 s_bpl, d_bpl, x, y, sx, sy, px, py;
+	u32 s_bpl, d_bpl, x, y, sx, sy, px, py, pw, ph;
+	struct vcap_rect pic;
 	struct fw_yuv p;
 
 	planes(src->fourcc, src->width, src->height, src->bytesperline,
 	       &s_off, &s_bpl, &s_off2);
 	planes(fmt->fourcc, fmt->width, fmt->height, fmt->bytesperline,
 	       &d_off, &d_bpl, &d_off2);
+	vcap_letterbox(fmt, src_w, src_h, &pic);
+	pw = pic.x1 - pic.x0;
+	ph = pic.y1 - pic.y0;
 	for (y = 0; y < fmt->height; y++) {
-		py = (flags & VCAP_REQ_VFLIP) ? fmt->height - 1 - y : y;
-		sy = (u32)((u64)py * src->height / fmt->height);
-		for (x = 0; x < fmt->width; x++) {
-			px = (flags & VCAP_REQ_HFLIP) ? fmt->width - 1 - x : x;
-			sx = (u32)((u64)px * src->width / fmt->width);
+		if (y < pic.y0 || y >= pic.y1) {
+			for (x = 0; x < fmt->width; x++)
+				write_px(fmt, dst, d_off, d_bpl, d_off2, x, y,
+					 &black);
+			continue;
+		}
+		for (x = 0; x < pic.x0; x++)
+			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &black);
+		for (x = pic.x1; x < fmt->width; x++)
+			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &black);
+		py = y - pic.y0;
+		if (flags & VCAP_REQ_VFLIP)
+			py = ph - 1 - py;
+		sy = (u32)((u64)py * src->height / ph);
+		for (x = pic.x0; x < pic.x1; x++) {
+			px = x - pic.x0;
+			if (flags & VCAP_REQ_HFLIP)
+				px = pw - 1 - px;
+			sx = (u32)((u64)px * src->width / pw);
 			read_px(src, s_off, s_bpl, s_off2, sx, sy, &p);
 			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &p);
 		}

@@ -21,8 +21,12 @@ struct fw_image {
 /* Bytes of one picture with tightly packed planes; 0 if unknown. */
 u64 fw_image_size(u32 fourcc, u32 width, u32 height);
 
-/* Draw src into dst (fmt), scaled to fit by nearest neighbour, flipped. */
+/*
+ * Draw src into dst (fmt) as a src_w x src_h source shows it: scaled by
+ * nearest neighbour to fit that source's picture in fmt (vcap_letterbox()),
+ * flipped inside it, black around it.
+ */
 void fw_convert(const struct fw_image *src, const struct vcap_frame_fmt *fmt,
-		u8 *dst, u32 flags);
+		u8 *dst, u32 flags, u32 src_w, u32 src_h);
 
 #endif /* FW_CONVERT_H */

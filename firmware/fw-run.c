@@ -79,7 +79,8 @@ int fw_run_init(struct fw_run *r, const char *shm_path, u64 size,
 	r->id.name = "vcap virtual board";
 	r->id.serial = "VCAP-0001";
 	r->id.caps = VCAP_CAP_HFLIP | VCAP_CAP_VFLIP | VCAP_CAP_PATTERNS |
-		     VCAP_CAP_HDMI | (r->has_server ? VCAP_CAP_DOORBELL : 0);
+		     VCAP_CAP_HDMI | VCAP_CAP_SCALER |
+		     (r->has_server ? VCAP_CAP_DOORBELL : 0);
 	r->id.fw_peer_id = FW_PEER_ID;
 	fw_board_reset(&r->board, &r->id);
 	r->last_tick = fw_now_ns();
@@ -308,7 +309,9 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 	req.fmt = m->fmt;
 	req.pattern = r->pattern_override >= 0 ? (u32)r->pattern_override :
 						 m->pattern;
-	req.flags = m->flags;
+	req.flags = m->flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP);
+	req.src_w = m->src_w;
+	req.src_h = m->src_h;
 	if (b->no_signal)
 		flags |= VCAP_SLOT_NO_SIGNAL;
 	df.seq = seq;
@@ -572,6 +575,8 @@ static void fw_run_stats(struct fw_run *r, FILE *out)
 			m->interval_num, m->interval_den, m->ring.num_slots);
 	else
 		fprintf(out, "mode=none\n");
+	if (m->streaming && (m->flags & VCAP_REQ_SCALE))
+		fprintf(out, "scaled_from=%ux%u\n", m->src_w, m->src_h);
 	fprintf(out, "mode_gen=%u\n", b->mode_gen);
 	fprintf(out, "source=%s\n", r->source->desc);
 	fw_run_link_state(r, out);

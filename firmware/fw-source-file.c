@@ -19,7 +19,7 @@ static void fw_file_render(struct fw_source *s, const struct fw_frame_req *req,
 
 	(void)prev;
 	img.data = fs->map + fs->frames[seq % fs->nframes];
-	fw_convert(&img, &req->fmt, dst, req->flags);
+	fw_convert(&img, &req->fmt, dst, req->flags, req->src_w, req->src_h);
 	vcap_stamp_write(&req->fmt, dst, seq, vcap_stamp_sum(&req->fmt, dst));
 }
 

@@ -8,10 +8,13 @@ static void fw_pattern_render(struct fw_source *s,
 			      const struct fw_frame_req *req, u8 *dst,
 			      u64 seq, u64 prev)
 {
+	u32 src_w = req->src_w ? req->src_w : req->fmt.width;
+	u32 src_h = req->src_h ? req->src_h : req->fmt.height;
 	struct vcap_gen g;
 
 	(void)s;
-	if (vcap_gen_init(&g, &req->fmt, req->pattern, req->flags))
+	if (vcap_gen_init_scaled(&g, &req->fmt, req->pattern, req->flags,
+				 src_w, src_h))
 		return;
 	vcap_gen_render(&g, dst, seq, prev);
 }

@@ -14,6 +14,12 @@ struct fw_frame_req {
 	struct vcap_frame_fmt fmt;
 	u32 pattern;		/* enum vcap_pattern */
 	u32 flags;		/* VCAP_REQ_HFLIP | VCAP_REQ_VFLIP */
+	/*
+	 * The source's size: fmt's (or 0 x 0), or another one scaled into
+	 * fmt (vcap_letterbox()), flips applying to its picture.
+	 */
+	u32 src_w;
+	u32 src_h;
 };
 
 struct fw_source;

@@ -278,6 +278,13 @@ static int vcap_request(struct vcap_dev *vdev,
 	vcap_wr32(vdev, VCAP_OFF_REQ(pattern), le32_to_cpu(req->pattern));
 	vcap_wr32(vdev, VCAP_OFF_REQ(flags), le32_to_cpu(req->flags));
 	vcap_wr32(vdev, VCAP_OFF_REQ(input), le32_to_cpu(req->input));
+	/* Reserved before ABI 3: left as the board has it. */
+	if (vdev->board_abi >= 3) {
+		vcap_wr32(vdev, VCAP_OFF_REQ(src_width),
+			  le32_to_cpu(req->src_width));
+		vcap_wr32(vdev, VCAP_OFF_REQ(src_height),
+			  le32_to_cpu(req->src_height));
+	}
 	/* The fields reach the board before the new seq that publishes them. */
 	wmb();
 	seq = ++vdev->req_seq;
@@ -349,8 +356,10 @@ int vcap_read_ring(struct vcap_dev *vdev, const struct vcap_ring *want,
 	ring->num_slots = vcap_rd32(vdev, VCAP_OFF_STATUS(num_slots));
 	ring->ring_offset = vcap_rd64(vdev, VCAP_OFF_STATUS(ring_offset));
 	ring->slot_stride = vcap_rd64(vdev, VCAP_OFF_STATUS(slot_stride));
-	/* The status does not say the input: it is the one asked for. */
+	/* The status says neither input nor source: they are those asked. */
 	ring->input = want->input;
+	ring->src_width = want->src_width;
+	ring->src_height = want->src_height;
 
 	if (!fi || ring->fourcc != want->fourcc ||
 	    ring->width != want->width || ring->height != want->height ||
@@ -417,6 +426,12 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 	req.pattern = cpu_to_le32(pattern);
 	if (vdev->dma)
 		flags |= VCAP_REQ_DMA;
+	/* The source scaled into the picture. */
+	if (want->src_width) {
+		flags |= VCAP_REQ_SCALE;
+		req.src_width = cpu_to_le32(want->src_width);
+		req.src_height = cpu_to_le32(want->src_height);
+	}
 	req.flags = cpu_to_le32(flags);
 	req.input = cpu_to_le32(want->input);
 
@@ -447,7 +462,6 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 	}
 	ring.interval_num = want->interval_num;
 	ring.interval_den = want->interval_den;
-	ring.input = want->input;
 
 	spin_lock(&vdev->wd_lock);
 	vdev->last_mode_gen = ring.mode_gen;
@@ -474,6 +488,7 @@ static int vcap_board_request_start(struct vcap_dev *vdev,
 int vcap_board_start(struct vcap_dev *vdev)
 {
 	struct vcap_ring want = {};
+	u32 sw, sh;
 	int ret;
 
 	lockdep_assert_held(&vdev->lock);
@@ -487,6 +502,14 @@ int vcap_board_start(struct vcap_dev *vdev)
 	want.interval_num = vdev->interval.numerator;
 	want.interval_den = vdev->interval.denominator;
 	want.input = vcap_dv_board_input(vdev);
+	/* A picture other than the timings' size is the scaler's. */
+	if (want.input == VCAP_INPUT_HDMI && vdev->scaler) {
+		vcap_dv_source_size(vdev, &sw, &sh);
+		if (sw != want.width || sh != want.height) {
+			want.src_width = sw;
+			want.src_height = sh;
+		}
+	}
 
 	mutex_lock(&vdev->req_lock);
 	ret = vcap_board_request_start(vdev, &want, vcap_ctrls_pattern(vdev),

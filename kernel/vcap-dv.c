@@ -9,9 +9,18 @@
  * board captures: a mode at their size, at their frame rate.  What the
  * receiver measured is read from the board, checked, and matched against
  * them; it is never taken as one of them on the board's word.
+ *
+ * A board with a scaler (VCAP_CAP_SCALER) gives the HDMI input any
+ * picture size from VCAP_SCALE_MIN_WIDTH x VCAP_SCALE_MIN_HEIGHT up to the
+ * timings' own: S_FMT chooses one, and the board scales the source into
+ * it.  The timings stay the source's.  A size chosen is kept across new
+ * timings, bounded by each; S_FMT with the timings' size goes back to
+ * following them.
  */
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/v4l2-dv-timings.h>
+#include <media/v4l2-common.h>
 #include <media/v4l2-dv-timings.h>
 #include <media/v4l2-event.h>
 
@@ -20,6 +29,7 @@
 #include "vcap-board.h"
 #include "vcap-deliver.h"
 #include "vcap-dv.h"
+#include "vcap-format.h"
 #include "vcap-timings.h"
 
 static const struct v4l2_dv_timings_cap vcap_dv_cap = {
@@ -155,11 +165,79 @@ struct vcap_interval vcap_dv_interval(struct vcap_dev *vdev)
 	return i < 0 ? (struct vcap_interval){ 1, 30 } : vdev->intervals[i];
 }
 
-/* The format follows the timings; the pixel format stays if it can. */
+void vcap_dv_source_size(struct vcap_dev *vdev, u32 *width, u32 *height)
+{
+	*width = vdev->dv_timings.bt.width;
+	*height = vdev->dv_timings.bt.height;
+}
+
+/* The scaler's steps in fourcc: the format's subsampling. */
+void vcap_dv_scale_steps(u32 fourcc, u32 *hstep, u32 *vstep)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fourcc);
+
+	*hstep = fi ? fi->hsub : 2;
+	*vstep = fi ? fi->vsub : 2;
+}
+
+/*
+ * Bound a picture size to what the receiver gives in the format of m, its
+ * mode at the timings: the timings' size without a scaler; with one, the
+ * scaler's range, in its steps.
+ */
+void vcap_dv_fit(struct vcap_dev *vdev, const struct vcap_mode *m,
+		 u32 *width, u32 *height)
+{
+	u32 hstep, vstep;
+
+	if (!vdev->scaler) {
+		*width = m->width;
+		*height = m->height;
+		return;
+	}
+	vcap_dv_scale_steps(m->fourcc, &hstep, &vstep);
+	v4l_bound_align_image(width, VCAP_SCALE_MIN_WIDTH, m->width,
+			      ilog2(hstep), height, VCAP_SCALE_MIN_HEIGHT,
+			      m->height, ilog2(vstep), 0);
+}
+
+bool vcap_dv_size_ok(struct vcap_dev *vdev, const struct vcap_mode *m,
+		     u32 width, u32 height)
+{
+	u32 w = width, h = height;
+
+	vcap_dv_fit(vdev, m, &w, &h);
+	return w == width && h == height;
+}
+
+/*
+ * The picture follows the timings, or the size chosen bounded by them;
+ * the pixel format stays if it can.
+ */
 static void vcap_dv_apply(struct vcap_dev *vdev)
 {
-	vcap_v4l2_set_mode(vdev, vcap_dv_mode(vdev, vdev->fmt.pixelformat),
-			   vcap_dv_interval(vdev));
+	const struct vcap_mode *m = vcap_dv_mode(vdev, vdev->fmt.pixelformat);
+	u32 w = m->width, h = m->height;
+
+	if (vdev->scaler && vdev->hdmi_width) {
+		w = vdev->hdmi_width;
+		h = vdev->hdmi_height;
+		vcap_dv_fit(vdev, m, &w, &h);
+	}
+	vcap_v4l2_set_fmt(vdev, m->fourcc, w, h, vcap_dv_interval(vdev));
+}
+
+void vcap_dv_choose_size(struct vcap_dev *vdev, u32 width, u32 height)
+{
+	u32 sw, sh;
+
+	vcap_dv_source_size(vdev, &sw, &sh);
+	if (!vdev->scaler || (width == sw && height == sh)) {
+		width = 0;
+		height = 0;
+	}
+	vdev->hdmi_width = width;
+	vdev->hdmi_height = height;
 }
 
 int vcap_dv_init(struct vcap_dev *vdev)
@@ -188,6 +266,8 @@ int vcap_dv_init(struct vcap_dev *vdev)
 		return 0;
 	}
 	vdev->hdmi = true;
+	/* ABI 1 and 2 have no request.src_width: no scaling there. */
+	vdev->scaler = vdev->board_abi >= 3 && (vdev->caps & VCAP_CAP_SCALER);
 	vdev->dv_timings = vdev->dv_list[preferred];
 	/*
 	 * The card comes up on its test pattern generator, which captures
@@ -456,6 +536,34 @@ int vcap_dv_timings_cap(struct file *file, void *priv,
 	return 0;
 }
 
+/* LOG_STATUS: the HDMI picture, and whether it follows the timings. */
+static void vcap_dv_log_picture(struct vcap_dev *vdev)
+{
+	const struct vcap_mode *m;
+	u32 w, h;
+
+	if (!vdev->scaler) {
+		v4l2_info(&vdev->v4l2_dev,
+			  "HDMI picture: the timings' size (no scaler)\n");
+		return;
+	}
+	m = vcap_dv_mode(vdev, vcap_dv_is_hdmi(vdev) ?
+			 vdev->fmt.pixelformat : 0);
+	if (!vdev->hdmi_width) {
+		v4l2_info(&vdev->v4l2_dev,
+			  "HDMI picture: %ux%u, follows the timings (scaler idle)\n",
+			  m->width, m->height);
+		return;
+	}
+	w = vdev->hdmi_width;
+	h = vdev->hdmi_height;
+	vcap_dv_fit(vdev, m, &w, &h);
+	v4l2_info(&vdev->v4l2_dev,
+		  "HDMI picture: %ux%u scaled from %ux%u (%ux%u chosen, kept across timings)\n",
+		  w, h, m->width, m->height, vdev->hdmi_width,
+		  vdev->hdmi_height);
+}
+
 int vcap_log_status(struct file *file, void *priv)
 {
 	struct vcap_dev *vdev = video_drvdata(file);
@@ -483,6 +591,7 @@ int vcap_log_status(struct file *file, void *priv)
 		}
 		v4l2_print_dv_timings(name, "HDMI configured: ",
 				      &vdev->dv_timings, true);
+		vcap_dv_log_picture(vdev);
 		v4l2_info(&vdev->v4l2_dev, "EDID: %u blocks%s\n",
 			  vdev->edid_blocks,
 			  vdev->edid_blocks ? "" : " (hotplug low)");

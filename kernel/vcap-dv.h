@@ -25,6 +25,19 @@ u32 vcap_dv_board_input(struct vcap_dev *vdev);
 const struct vcap_mode *vcap_dv_mode(struct vcap_dev *vdev, u32 fourcc);
 /* The board's frame interval for the timings. */
 struct vcap_interval vcap_dv_interval(struct vcap_dev *vdev);
+/* The timings' size: the source's picture. */
+void vcap_dv_source_size(struct vcap_dev *vdev, u32 *width, u32 *height);
+/*
+ * Picture sizes on the receiver, for its mode m at the timings: bound a
+ * size to those it gives, or say whether it is one.  The caller holds lock.
+ */
+void vcap_dv_scale_steps(u32 fourcc, u32 *hstep, u32 *vstep);
+void vcap_dv_fit(struct vcap_dev *vdev, const struct vcap_mode *m,
+		 u32 *width, u32 *height);
+bool vcap_dv_size_ok(struct vcap_dev *vdev, const struct vcap_mode *m,
+		     u32 width, u32 height);
+/* S_FMT chose the HDMI picture size; the timings' size follows them. */
+void vcap_dv_choose_size(struct vcap_dev *vdev, u32 width, u32 height);
 
 /* The watchdog saw the link change; takes lock. */
 void vcap_dv_link_changed(struct vcap_dev *vdev);
@@ -52,8 +65,8 @@ int vcap_dv_timings_cap(struct file *file, void *priv,
 			struct v4l2_dv_timings_cap *cap);
 int vcap_log_status(struct file *file, void *priv);
 
-/* vcap-v4l2.c: the format of the current input's mode. */
-void vcap_v4l2_set_mode(struct vcap_dev *vdev, const struct vcap_mode *m,
-			struct vcap_interval interval);
+/* vcap-v4l2.c: the format of the current input. */
+void vcap_v4l2_set_fmt(struct vcap_dev *vdev, u32 fourcc, u32 width,
+		       u32 height, struct vcap_interval interval);
 
 #endif /* _VCAP_DV_H */

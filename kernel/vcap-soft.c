@@ -30,7 +30,9 @@
  * Its HDMI receiver has a source plugged in, played by the board too and
  * chosen through the device's hdmi_source attribute: a timing of the
  * board's table, "none", "unstable" or "out-of-range".  The link is up
- * while the driver presents a valid EDID (hotplug high).
+ * while the driver presents a valid EDID (hotplug high).  Its scaler
+ * (VCAP_CAP_SCALER) fits that source into any picture size the driver
+ * asks for on the HDMI input, letterboxed where the aspects differ.
  */
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -108,6 +110,8 @@ struct vcap_soft {
 	u8 edid[VCAP_EDID_MAX_BLOCKS * VCAP_EDID_BLOCK_SIZE];
 	struct vcap_board_link link;	/* as published */
 	u32 input;			/* VCAP_INPUT_* streaming */
+	u32 src_width;			/* the source size it takes */
+	u32 src_height;
 	u32 interval_num;		/* of the mode streaming */
 	u32 interval_den;
 	bool no_signal;			/* streaming HDMI without its source */
@@ -321,15 +325,24 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	};
 	u32 num = le32_to_cpu(req->interval_num);
 	u32 den = le32_to_cpu(req->interval_den);
+	u32 flags = le32_to_cpu(req->flags);
+	u32 src_w = fmt.width, src_h = fmt.height;
 	unsigned int i;
 	bool same;
 
+	if (flags & VCAP_REQ_SCALE) {
+		src_w = le32_to_cpu(req->src_width);
+		src_h = le32_to_cpu(req->src_height);
+	}
 	same = soft->running && fmt.fourcc == soft->gen.fmt.fourcc &&
 	       fmt.width == soft->gen.fmt.width &&
 	       fmt.height == soft->gen.fmt.height &&
-	       fmt.bytesperline == soft->gen.fmt.bytesperline;
-	if (vcap_gen_init(&soft->gen, &fmt, le32_to_cpu(req->pattern),
-			  le32_to_cpu(req->flags)))
+	       fmt.bytesperline == soft->gen.fmt.bytesperline &&
+	       src_w == soft->src_width && src_h == soft->src_height;
+	/* The source's picture scaled into the frame, letterboxed. */
+	if (vcap_gen_init_scaled(&soft->gen, &fmt, le32_to_cpu(req->pattern),
+				 flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP),
+				 src_w, src_h))
 		return VCAP_ERR_BAD_FORMAT;
 	hrtimer_cancel(&soft->timer);
 	for (i = 0; i < VCAP_MAX_SLOTS; i++)
@@ -356,11 +369,12 @@ static int vcap_soft_start(struct vcap_soft *soft,
 	soft->interval_num = num;
 	soft->interval_den = den;
 	soft->input = le32_to_cpu(req->input);
+	soft->src_width = src_w;
+	soft->src_height = src_h;
 	/* The HDMI input is armed: frames flow while its source feeds it. */
 	soft->no_signal = soft->input == VCAP_INPUT_HDMI &&
 		!vcap_timings_link_feeds(le32_to_cpu(soft->link.state),
-					 &soft->src, fmt.width, fmt.height,
-					 num, den);
+					 &soft->src, src_w, src_h, num, den);
 	st->state = cpu_to_le32(soft->no_signal ? VCAP_STATE_NO_SIGNAL :
 						  VCAP_STATE_STREAMING);
 	soft->running = true;
@@ -414,8 +428,8 @@ static void vcap_soft_link_update(struct vcap_soft *soft)
 
 	if (soft->running && soft->input == VCAP_INPUT_HDMI) {
 		ok = vcap_timings_link_feeds(le32_to_cpu(l.state), &soft->src,
-					     soft->gen.fmt.width,
-					     soft->gen.fmt.height,
+					     soft->src_width,
+					     soft->src_height,
 					     soft->interval_num,
 					     soft->interval_den);
 		if (ok == soft->no_signal) {
@@ -581,7 +595,8 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	info->abi_version = cpu_to_le32(VCAP_BOARD_ABI_VERSION);
 	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
 	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
-				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI);
+				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI |
+				 VCAP_CAP_SCALER);
 	strscpy(info->name, "vcap software board", sizeof(info->name));
 	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
 	info->vram_size = cpu_to_le64(soft->size);

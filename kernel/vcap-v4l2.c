@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vcap V4L2 node: /dev/videoN, its formats (exactly the board's published
- * modes; on the HDMI input, those at the timings), its videobuf2 queue
- * over the driver's own memory ops, frame intervals and events.
+ * modes; on the HDMI input, those at the timings, at the timings' size or,
+ * with a scaler, any size up to it), its videobuf2 queue over the
+ * driver's own memory ops, frame intervals and events.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -59,24 +60,29 @@ static const struct vcap_mode *vcap_nearest_mode(struct vcap_dev *vdev,
 	return best;
 }
 
-static void vcap_mode_to_pix(const struct vcap_mode *m,
+static void vcap_size_to_pix(u32 fourcc, u32 width, u32 height,
 			     struct v4l2_pix_format *pix)
 {
-	const struct vcap_format_info *fi = vcap_format_find(m->fourcc);
+	const struct vcap_format_info *fi = vcap_format_find(fourcc);
 
 	memset(pix, 0, sizeof(*pix));
-	pix->pixelformat = m->fourcc;
-	pix->width = m->width;
-	pix->height = m->height;
+	pix->pixelformat = fourcc;
+	pix->width = width;
+	pix->height = height;
 	pix->field = V4L2_FIELD_NONE;
-	pix->bytesperline = vcap_format_min_bpl(fi, m->width);
-	pix->sizeimage = vcap_format_sizeimage(fi, pix->bytesperline,
-					       m->height);
+	pix->bytesperline = vcap_format_min_bpl(fi, width);
+	pix->sizeimage = vcap_format_sizeimage(fi, pix->bytesperline, height);
 	pix->colorspace = fi->is_rgb ? V4L2_COLORSPACE_SRGB :
 				       V4L2_COLORSPACE_REC709;
 	pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
 	pix->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
 	pix->quantization = V4L2_QUANTIZATION_DEFAULT;
+}
+
+static void vcap_mode_to_pix(const struct vcap_mode *m,
+			     struct v4l2_pix_format *pix)
+{
+	vcap_size_to_pix(m->fourcc, m->width, m->height, pix);
 }
 
 /* The interval the mode offers that is nearest to want. */
@@ -109,10 +115,10 @@ static struct vcap_interval vcap_nearest_interval(struct vcap_dev *vdev,
 	return best;
 }
 
-void vcap_v4l2_set_mode(struct vcap_dev *vdev, const struct vcap_mode *m,
-			struct vcap_interval interval)
+void vcap_v4l2_set_fmt(struct vcap_dev *vdev, u32 fourcc, u32 width,
+		       u32 height, struct vcap_interval interval)
 {
-	vcap_mode_to_pix(m, &vdev->fmt);
+	vcap_size_to_pix(fourcc, width, height, &vdev->fmt);
 	vdev->interval = interval;
 }
 
@@ -312,13 +318,24 @@ static int vcap_enum_framesizes(struct file *file, void *priv,
 	unsigned int i, n = 0;
 
 	if (vcap_dv_is_hdmi(vdev)) {
-		/* One size: the timings'. */
 		m = vcap_dv_mode(vdev, fs->pixel_format);
 		if (fs->index || m->fourcc != fs->pixel_format)
 			return -EINVAL;
-		fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
-		fs->discrete.width = m->width;
-		fs->discrete.height = m->height;
+		if (!vdev->scaler) {
+			/* One size: the timings'. */
+			fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+			fs->discrete.width = m->width;
+			fs->discrete.height = m->height;
+			return 0;
+		}
+		/* The scaler's range, up to the timings' size. */
+		fs->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+		vcap_dv_scale_steps(m->fourcc, &fs->stepwise.step_width,
+				    &fs->stepwise.step_height);
+		fs->stepwise.min_width = VCAP_SCALE_MIN_WIDTH;
+		fs->stepwise.max_width = m->width;
+		fs->stepwise.min_height = VCAP_SCALE_MIN_HEIGHT;
+		fs->stepwise.max_height = m->height;
 		return 0;
 	}
 	for (i = 0; i < vdev->num_modes; i++) {
@@ -341,20 +358,22 @@ static int vcap_enum_frameintervals(struct file *file, void *priv,
 	const struct vcap_mode *m;
 	unsigned int i, n = 0;
 
-	m = vcap_find_mode(vdev, fi->pixel_format, fi->width, fi->height);
-	if (!m)
-		return -EINVAL;
 	if (vcap_dv_is_hdmi(vdev)) {
-		/* One interval, the timings', at their size. */
+		/* One interval, the timings', at every size the input gives. */
 		struct vcap_interval iv = vcap_dv_interval(vdev);
 
-		if (fi->index || m != vcap_dv_mode(vdev, fi->pixel_format))
+		m = vcap_dv_mode(vdev, fi->pixel_format);
+		if (fi->index || m->fourcc != fi->pixel_format ||
+		    !vcap_dv_size_ok(vdev, m, fi->width, fi->height))
 			return -EINVAL;
 		fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
 		fi->discrete.numerator = iv.numerator;
 		fi->discrete.denominator = iv.denominator;
 		return 0;
 	}
+	m = vcap_find_mode(vdev, fi->pixel_format, fi->width, fi->height);
+	if (!m)
+		return -EINVAL;
 	for (i = 0; i < vdev->num_intervals; i++) {
 		if (!(m->interval_mask & BIT(i)))
 			continue;
@@ -381,14 +400,20 @@ static int vcap_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct vcap_dev *vdev = video_drvdata(file);
 	const struct vcap_mode *m;
+	u32 w = f->fmt.pix.width, h = f->fmt.pix.height;
 
-	/* On the HDMI input the timings say the size: S_FMT picks a format. */
-	if (vcap_dv_is_hdmi(vdev))
-		m = vcap_dv_mode(vdev, f->fmt.pix.pixelformat);
-	else
-		m = vcap_nearest_mode(vdev, f->fmt.pix.pixelformat,
-				      f->fmt.pix.width, f->fmt.pix.height);
-	vcap_mode_to_pix(m, &f->fmt.pix);
+	if (!vcap_dv_is_hdmi(vdev)) {
+		m = vcap_nearest_mode(vdev, f->fmt.pix.pixelformat, w, h);
+		vcap_mode_to_pix(m, &f->fmt.pix);
+		return 0;
+	}
+	/*
+	 * On the HDMI input the timings bound the size: they are the size
+	 * itself without a scaler, its largest with one.
+	 */
+	m = vcap_dv_mode(vdev, f->fmt.pix.pixelformat);
+	vcap_dv_fit(vdev, m, &w, &h);
+	vcap_size_to_pix(m->fourcc, w, h, &f->fmt.pix);
 	return 0;
 }
 
@@ -401,10 +426,14 @@ static int vcap_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 		return -EBUSY;
 	vcap_try_fmt(file, priv, f);
 	vdev->fmt = f->fmt.pix;
+	if (vcap_dv_is_hdmi(vdev)) {
+		vcap_dv_choose_size(vdev, vdev->fmt.width, vdev->fmt.height);
+		vdev->interval = vcap_dv_interval(vdev);
+		return 0;
+	}
 	m = vcap_find_mode(vdev, vdev->fmt.pixelformat, vdev->fmt.width,
 			   vdev->fmt.height);
-	vdev->interval = vcap_dv_is_hdmi(vdev) ? vcap_dv_interval(vdev) :
-		vcap_nearest_interval(vdev, m, vdev->interval);
+	vdev->interval = vcap_nearest_interval(vdev, m, vdev->interval);
 	return 0;
 }
 

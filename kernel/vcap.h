@@ -83,6 +83,9 @@ struct vcap_ring {
 	u32 interval_num;
 	u32 interval_den;
 	u32 input;		/* VCAP_INPUT_* */
+	/* The source's size when the board scales (VCAP_REQ_SCALE); or 0. */
+	u32 src_width;
+	u32 src_height;
 	u32 num_slots;
 	u32 mode_gen;
 	u64 ring_offset;
@@ -263,10 +266,15 @@ struct vcap_dev {
 
 	/*
 	 * Inputs (vcap-dv.c): the HDMI receiver of a board with one, and
-	 * the test pattern generator.  input, the DV timings and the EDID
-	 * are protected by lock; the list of timings offered is const.
+	 * the test pattern generator.  input, the DV timings, the picture
+	 * size chosen on the receiver and the EDID are protected by lock;
+	 * the list of timings offered and scaler are const.
 	 */
 	bool hdmi;
+	bool scaler;			/* the receiver scales (VCAP_CAP_SCALER) */
+	/* The HDMI picture size S_FMT chose; 0 x 0: the timings'. */
+	u32 hdmi_width;
+	u32 hdmi_height;
 	unsigned int input;		/* V4L2 input index */
 	struct v4l2_pix_format tpg_fmt;	/* the generator's, while on HDMI */
 	struct vcap_interval tpg_interval;

@@ -199,7 +199,7 @@ struct vcap_board_request {
 	/* The source's size, with VCAP_REQ_SCALE (ABI 3); else 0. */
 	__le32 src_width;
 	__le32 src_height;
-	__le32 reserved[1];
+	__le32 reserved;
 };
 
 /* Written by the firmware. */

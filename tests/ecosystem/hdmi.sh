@@ -4,7 +4,9 @@
 # pass every step vivid passes.  Then ffmpeg captures 1080p60 from vcap's
 # HDMI input, GStreamer's v4l2src captures on across a change from 1080p60
 # to 720p60 and across a lost signal until interrupted, and vcap-stream
-# follows it through a change and a lost signal.
+# follows it through a change and a lost signal.  Last, sizes of the
+# tools' own on the 1080p60 source, which the board scales: fswebcam's
+# 640x480 snapshot, GStreamer's 640x480 caps, ffmpeg's 1280x720.
 # Usage: hdmi.sh KMOD OUTDIR VCAP_STREAM
 set -u
 ECO_NAME=eco-hdmi
@@ -52,8 +54,15 @@ format_is_timings() {
 	w=$(timings_width)
 	[ -n "$w" ] && [ "${w%% *}" = "$(fmt_size | cut -d/ -f1)" ]
 }
-s_fmt_keeps_size() {
-	c --set-fmt-video=width=320,height=240 && [ "$(fmt_size)" != 320/240 ]
+timings_height() { c --get-dv-timings | sed -n 's/.*Active height: *//p'; }
+# A size of the application's own leaves the timings as they are; the
+# timings' size follows them again.
+s_fmt_keeps_timings() {
+	w=$(timings_width) h=$(timings_height)
+	c --set-fmt-video=width=320,height=240 &&
+		[ "$(timings_width)" = "$w" ] && [ "$(timings_height)" = "$h" ] &&
+		c --set-fmt-video=width="${w%% *}",height="${h%% *}" &&
+		format_is_timings
 }
 edid_readable() { c --get-edid=format=hex | grep -q '00 ff ff ff ff ff ff 00'; }
 no_edid_no_link() { c --clear-edid && sleep 0.5 && ! c --query-dv-timings; }
@@ -84,7 +93,7 @@ steps() {
 	step query-dv-timings c --query-dv-timings
 	step set-dv-bt-timings-query c --set-dv-bt-timings query
 	step format-is-the-timings format_is_timings
-	step s-fmt-keeps-the-size s_fmt_keeps_size
+	step s-fmt-keeps-the-timings s_fmt_keeps_timings
 	step get-edid edid_readable
 	step set-edid-hdmi c --set-edid=type=hdmi
 	step no-edid-no-link no_edid_no_link
@@ -197,8 +206,52 @@ wait "$bench"
 st=$?
 eco_log "vcap-stream bench: exit $st, $(grep -c 'source change' "$out/bench.err") source changes"
 [ "$st" -eq 0 ] || { cat "$out/bench.err" >&2; eco_fail "vcap-stream bench failed"; }
+# A lost signal may be told twice (the link's event and the board's
+# state), each ending a segment with no frames: the frames after the
+# signal returned are the last segment's, whatever its number.
+last=$(grep -E '^bench: segment [0-9]+:' "$out/bench.err" | tail -n 1)
 grep -Eq "^bench: segment 1: [1-9][0-9]* frames of [A-Z0-9]+ 1280x720 " "$out/bench.err" &&
 	grep -Eq "^bench: segment 2: [1-9][0-9]* frames of [A-Z0-9]+ 1920x1080 " "$out/bench.err" &&
-	grep -Eq "^bench: segment [34]: [1-9][0-9]* frames of [A-Z0-9]+ 1920x1080 " "$out/bench.err" ||
+	grep -Eq "source change [0-9]+: signal back" "$out/bench.err" &&
+	echo "$last" | grep -Eq "^bench: segment ([3-9]|[1-9][0-9]+): [1-9][0-9]* frames of [A-Z0-9]+ 1920x1080 " ||
 	{ cat "$out/bench.err" >&2; eco_fail "vcap-stream did not follow 720p -> 1080p -> no signal -> 1080p"; }
+
+# The tools' own sizes on the 1080p60 source: the board scales (and
+# letterboxes) it into each.  Input 0 selected, the timings the source's.
+echo 1080p60 >"$source_attr"
+v4l2-ctl -d "$vcap" -i 0 --set-dv-bt-timings query >/dev/null ||
+	eco_fail "cannot set vcap's timings"
+# probe_size FILE: width,height of its first video stream.
+probe_size() {
+	ffprobe -v error -select_streams v:0 -show_entries stream=width,height \
+		-of csv=p=0 "$1"
+}
+rm -f "$out/snap.jpg"
+timeout 120 fswebcam -d "$vcap" -r 640x480 --no-banner "$out/snap.jpg" \
+	>"$out/fswebcam.log" 2>&1 ||
+	{ cat "$out/fswebcam.log" >&2; eco_fail "fswebcam failed"; }
+got=$(probe_size "$out/snap.jpg")
+eco_log "fswebcam -r 640x480: a ${got:-missing} JPEG"
+[ "$got" = "640,480" ] ||
+	{ cat "$out/fswebcam.log" >&2; eco_fail "fswebcam took ${got:-nothing}, want 640,480"; }
+
+timeout 120 gst-launch-1.0 -v v4l2src device="$vcap" num-buffers=30 ! \
+	video/x-raw,width=640,height=480 ! fakesink >"$out/gst-640.log" 2>&1
+st=$?
+eco_log "GStreamer video/x-raw,width=640,height=480: exit $st"
+[ "$st" -eq 0 ] &&
+	grep -q 'v4l2src0.*caps = video/x-raw,.* width=(int)640, height=(int)480' "$out/gst-640.log" ||
+	{ tail -n 20 "$out/gst-640.log" >&2; eco_fail "GStreamer did not negotiate 640x480"; }
+
+rm -f "$out/hdmi-720.mkv"
+ffmpeg -nostdin -loglevel error -f v4l2 -input_format yuyv422 \
+	-video_size 1280x720 -i "$vcap" -frames:v 30 -c:v rawvideo \
+	"$out/hdmi-720.mkv" 2>"$out/ffmpeg-720.err" ||
+	{ cat "$out/ffmpeg-720.err" >&2; eco_fail "ffmpeg -video_size 1280x720 failed"; }
+got=$(probe_size "$out/hdmi-720.mkv")
+eco_log "ffmpeg -video_size 1280x720 on 1080p60: $got"
+[ "$got" = "1280,720" ] || eco_fail "ffmpeg recorded $got, want 1280,720"
+# The timings stayed the source's.
+[ "$(v4l2-ctl -d "$vcap" --get-dv-timings | sed -n 's/.*Active width: *//p')" = 1920 ] ||
+	eco_fail "the timings did not stay 1920 wide"
 echo "$ECO_NAME: PASS"

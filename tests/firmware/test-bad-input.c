@@ -365,7 +365,7 @@ TEST(y4m_and_raw_play_with_stamps)
 	size_t len = make_y4m(buf, 64, 48, 3);
 	const char *path = write_file("good.y4m", buf, len);
 	struct fw_frame_req req = {
-		{ VCAP_FMT_RGB24, 320, 240, 960, 960 * 240 }, 0, 0
+		{ VCAP_FMT_RGB24, 320, 240, 960, 960 * 240 }, 0, 0, 320, 240
 	};
 	u8 *frame = malloc(req.fmt.sizeimage);
 	struct vcap_stamp st;
@@ -413,6 +413,79 @@ TEST(y4m_and_raw_play_with_stamps)
 	EXPECT_FALSE(fw_source_parse("camera", err, sizeof(err)));
 	EXPECT_TRUE(strstr(err, "bad source 'camera'"));
 	free(frame);
+	remove_tmp();
+}
+
+/*
+ * A clip played as a scaled source shows: 1080p into 640x480 in each
+ * format family, the clip in the 640x360 picture, black above and below
+ * (outside the stamp bands), stamps whole; flips inside the picture.
+ */
+TEST(y4m_and_raw_scaled_into_the_picture)
+{
+	static const u32 fourccs[] = {
+		VCAP_FMT_YUYV, VCAP_FMT_NV12, VCAP_FMT_YUV420, VCAP_FMT_RGB24,
+		VCAP_FMT_XBGR32,
+	};
+	static char buf[1 << 20];
+	size_t len = make_y4m(buf, 64, 48, 3);
+	const char *path = write_file("scaled.y4m", buf, len);
+	struct fw_source *s;
+	char err[512];
+	unsigned int f;
+
+	ASSERT_TRUE(path);
+	s = fw_source_y4m_new(path, err, sizeof(err));
+	ASSERT_TRUE(s);
+	for (f = 0; f < ARRAY_SIZE(fourccs); f++) {
+		const struct vcap_format_info *fi = vcap_format_find(fourccs[f]);
+		u32 bpl = vcap_format_min_bpl(fi, 640);
+		struct fw_frame_req req = {
+			{ fourccs[f], 640, 480, bpl,
+			  (u32)vcap_format_sizeimage(fi, bpl, 480) },
+			0, VCAP_REQ_HFLIP | VCAP_REQ_VFLIP, 1920, 1080
+		};
+		u8 *frame = malloc(req.fmt.sizeimage);
+		const u8 *row;
+		struct vcap_stamp st;
+		u32 y;
+
+		ASSERT_TRUE(frame);
+		memset(frame, 0x5a, req.fmt.sizeimage);
+		s->ops->render(s, &req, frame, 4, VCAP_GEN_NONE);
+		ASSERT_EQ((int)vcap_stamp_check(&req.fmt, frame,
+						req.fmt.sizeimage, &st),
+			  VCAP_STAMP_OK);
+		ASSERT_EQ(st.seq, 4);
+		/* Rows 30 and 440: bars; 100 and 400: the clip (grey 100). */
+		for (y = 30; y < 480; y += 70) {
+			bool bar = y < 60 || y >= 420;
+
+			row = frame + (size_t)y * bpl;
+			switch (fourccs[f]) {
+			case VCAP_FMT_YUYV:
+				EXPECT_EQ(row[0], bar ? 16 : 100);
+				EXPECT_EQ(row[1], 128);
+				break;
+			case VCAP_FMT_RGB24:
+				EXPECT_EQ(row[1], bar ? 0 : ((100 - 16) * 298 + 128) >> 8);
+				break;
+			case VCAP_FMT_XBGR32:
+				EXPECT_EQ(row[1], bar ? 0 : ((100 - 16) * 298 + 128) >> 8);
+				EXPECT_EQ(row[3], 0xff);
+				break;
+			default:
+				EXPECT_EQ(row[0], bar ? 16 : 100);
+				/* Chroma of the row pair: neutral. */
+				EXPECT_EQ(frame[(size_t)bpl * 480 +
+					  (size_t)(y / 2) * (bpl / (fi->planar ==
+					  VCAP_PLANAR_NV ? 1 : 2))], 128);
+				break;
+			}
+		}
+		free(frame);
+	}
+	fw_source_destroy(s);
 	remove_tmp();
 }
 

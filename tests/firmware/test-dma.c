@@ -213,6 +213,83 @@ TEST_F(dma, frames_into_scattered_buffers)
 			 SIZEIMAGE), 0);
 }
 
+/*
+ * A scaled capture of the HDMI input goes into the buffers as it goes
+ * into VRAM: a 640x480p60 source pillarboxed into 320x180, every frame
+ * with its stamps, black beside the picture.
+ */
+TEST_F(dma, scaled_frames_into_scattered_buffers)
+{
+	static const struct vcap_frame_fmt fmt = {
+		VCAP_FMT_YUYV, 320, 180, 640, 640 * 180
+	};
+	struct td *t = &self->t;
+	struct vcap_board_request *q = &t->c->request;
+	struct vcap_rect pic;
+	const u8 *row;
+	u32 x, y, lit = 0;
+
+	/* A one-block EDID: hotplug high, the source locks. */
+	memset(t->c->edid.data, 0, sizeof(t->c->edid.data));
+	memset(t->c->edid.data + 1, 0xff, 6);
+	t->c->edid.data[127] = 6;
+	t_wr32(&t->c->edid.blocks, 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t_wr32(&t->c->edid.gen, t_rd32(&t->c->edid.gen) + 1);
+	ASSERT_EQ(t_cmd(self->r, NULL, 0, "source 640x480p60"), 0);
+	t_run_ms(self->r, 10);
+	ASSERT_EQ(t_rd32(&t->c->link.state), VCAP_LINK_LOCKED);
+
+	td_rings(t, TD_DESC_GPA, TD_COMP_GPA, 8);
+	q->cmd = htole32(VCAP_CMD_START);
+	q->fourcc = htole32(fmt.fourcc);
+	q->width = htole32(fmt.width);
+	q->height = htole32(fmt.height);
+	q->bytesperline = 0;
+	q->interval_num = htole32(1);
+	q->interval_den = htole32(60);
+	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
+	q->flags = htole32(VCAP_REQ_DMA | VCAP_REQ_SCALE);
+	q->input = htole32(VCAP_INPUT_HDMI);
+	q->src_width = htole32(640);
+	q->src_height = htole32(480);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t_wr32(&q->seq, t_rd32(&q->seq) + 1);
+	ASSERT_TRUE(wait_ack(self->r));
+	ASSERT_EQ(t_rd32(&t->c->status.error), VCAP_ERR_NONE);
+	ASSERT_EQ(t_rd32(&t->c->status.state), VCAP_STATE_STREAMING);
+	ASSERT_EQ(t_rd32(&t->c->status.sizeimage), fmt.sizeimage);
+
+	new_bufs(t, 6, TD_PAGE, &self->rng);
+	repost(t);
+	stream(self->r, t, &fmt, self->scratch, 300);
+	log_judge(&t->j);
+	EXPECT_GE(t->j.good, 10);
+	EXPECT_EQ(t->j.errors + t->j.bad_index + t->j.bad_id +
+		  t->j.not_outstanding + t->j.bad_size + t->j.seq_back +
+		  t->j.bad_stamp, 0);
+	EXPECT_EQ(le32toh(t->last.bytesused), fmt.sizeimage);
+	EXPECT_CANARIES(t);
+
+	/* The last buffer: 240x180 of picture at x = 40, black beside. */
+	vcap_letterbox(&fmt, 640, 480, &pic);
+	EXPECT_EQ(pic.x0, 40);
+	EXPECT_EQ(pic.x1, 280);
+	td_gather(t, td_find(t, le32toh(t->last.id)), self->scratch);
+	for (y = 20; y < 160; y++) {
+		row = self->scratch + y * fmt.bytesperline;
+		for (x = 0; x < fmt.width; x++) {
+			bool black = row[x * 2] == 16 && row[x * 2 + 1] == 128;
+
+			if (x < pic.x0 || x >= pic.x1)
+				ASSERT_TRUE(black);
+			else
+				lit += !black;
+		}
+	}
+	EXPECT_GT(lit, 240 * 140 / 2);
+}
+
 TEST_F(dma, lists_not_page_granular_are_scattered)
 {
 	struct td *t = &self->t;

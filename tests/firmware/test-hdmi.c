@@ -7,6 +7,7 @@
 #include "vtest.h"
 #include "fw-test.h"
 #include "fw-test-run.h"
+#include "vcap-stamp.h"
 #include "vcap-timings.h"
 
 FIXTURE(hdmi) {
@@ -30,9 +31,13 @@ FIXTURE_TEARDOWN(hdmi)
 
 #define CMD(line)	t_cmd(self->r, self->out, sizeof(self->out), line)
 
-/* A request the way a driver writes it; returns status.error for it. */
-static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
-		   u32 h, u32 num, u32 den)
+/*
+ * A request the way a driver writes it, with flags and the source's size
+ * (VCAP_REQ_SCALE); returns status.error for it.
+ */
+static u32 request_flags(struct fw_run *r, u32 cmd, u32 input, u32 fourcc,
+			 u32 w, u32 h, u32 num, u32 den, u32 flags,
+			 u32 src_w, u32 src_h)
 {
 	struct vcap_board_ctrl *c = r->board.ctrl;
 	struct vcap_board_request *q = &c->request;
@@ -47,8 +52,10 @@ static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
 	q->interval_num = htole32(num);
 	q->interval_den = htole32(den);
 	q->pattern = htole32(VCAP_PATTERN_MOVING_BOX);
-	q->flags = 0;
+	q->flags = htole32(flags);
 	q->input = htole32(input);
+	q->src_width = htole32(src_w);
+	q->src_height = htole32(src_h);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	t_wr32(&q->seq, seq);
 	while (t_rd32(&c->status.ack_seq) != seq && fw_now_ns() < end)
@@ -56,6 +63,20 @@ static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
 	if (t_rd32(&c->status.ack_seq) != seq)
 		return ~0u;
 	return t_rd32(&c->status.error);
+}
+
+static u32 request(struct fw_run *r, u32 cmd, u32 input, u32 fourcc, u32 w,
+		   u32 h, u32 num, u32 den)
+{
+	return request_flags(r, cmd, input, fourcc, w, h, num, den, 0, 0, 0);
+}
+
+/* A scaled START on the HDMI input, at 60 fps. */
+static u32 start_scaled(struct fw_run *r, u32 fourcc, u32 w, u32 h,
+			u32 src_w, u32 src_h)
+{
+	return request_flags(r, VCAP_CMD_START, VCAP_INPUT_HDMI, fourcc, w, h,
+			     1, 60, VCAP_REQ_SCALE, src_w, src_h);
 }
 
 static u32 start_hdmi(struct fw_run *r, u32 w, u32 h, u32 den)
@@ -469,6 +490,316 @@ TEST_F(hdmi, unknown_source_names_the_known_ones)
 	EXPECT_TRUE(strstr(self->out, "hdmi_source=1080p60\n"));
 	/* Frame sources still go by the same command. */
 	EXPECT_EQ(CMD("source pattern"), 0);
+}
+
+/* Whether pixel (x, y) of a frame is black, chroma included. */
+static bool pixel_black(const struct vcap_frame_fmt *fmt, const u8 *frame,
+			u32 x, u32 y)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+	size_t bpl = fmt->bytesperline, luma = bpl * fmt->height;
+	const u8 *p = frame + (size_t)y * bpl + (size_t)x * fi->bpp;
+
+	switch (fi->order) {
+	case VCAP_ORDER_YUYV:
+		return p[0] == 16 && p[(x & 1) ? -1 : 1] == 128;
+	case VCAP_ORDER_UYVY:
+		return p[1] == 16 && p[0] == 128;
+	case VCAP_ORDER_RGB:
+	case VCAP_ORDER_BGR:
+		return !p[0] && !p[1] && !p[2];
+	case VCAP_ORDER_XRGB:
+		return p[0] == 0xff && !p[1] && !p[2] && !p[3];
+	case VCAP_ORDER_BGRX:
+		return !p[0] && !p[1] && !p[2] && p[3] == 0xff;
+	default:
+		break;
+	}
+	if (p[0] != 16)
+		return false;
+	if (fi->planar == VCAP_PLANAR_NV)
+		return frame[luma + (y / 2) * bpl + (x & ~1u)] == 128 &&
+		       frame[luma + (y / 2) * bpl + (x | 1)] == 128;
+	if (fi->planar == VCAP_PLANAR_YUV)
+		return frame[luma + (y / 2) * (bpl / 2) + x / 2] == 128 &&
+		       frame[luma + luma / 4 + (y / 2) * (bpl / 2) + x / 2] ==
+		       128;
+	return true;
+}
+
+/*
+ * The newest frame of a scaled stream: whole, its stamps those of its
+ * sequence, black outside the source's picture (but for the stamp
+ * bands), and not black inside it (the moving box over the bars).
+ * Returns the number of pixels checked, or 0 on the first wrong one.
+ */
+static u64 check_scaled_frame(struct fw_run *r, u32 src_w, u32 src_h)
+{
+	const struct vcap_board_ctrl *c = r->board.ctrl;
+	const struct vcap_board_status *st = &c->status;
+	struct vcap_frame_fmt fmt = {
+		t_rd32(&st->fourcc), t_rd32(&st->width), t_rd32(&st->height),
+		t_rd32(&st->bytesperline), t_rd32(&st->sizeimage),
+	};
+	u32 slot = t_rd32(&st->latest_slot), x, y, inside = 0;
+	struct vcap_stamp_geom sg;
+	struct vcap_stamp stamp;
+	struct vcap_rect pic;
+	u64 seq, checked = 0;
+	u8 *frame;
+
+	if (slot >= VCAP_MAX_SLOTS || vcap_stamp_geom(&fmt, &sg))
+		return 0;
+	frame = malloc(fmt.sizeimage);
+	if (!frame)
+		return 0;
+	if (t_read_slot(c, slot, r->board.mem + t_rd64(&st->ring_offset) +
+			slot * t_rd64(&st->slot_stride), fmt.sizeimage, frame,
+			&seq) != T_READ_OK ||
+	    vcap_stamp_check(&fmt, frame, fmt.sizeimage, &stamp) !=
+	    VCAP_STAMP_OK || stamp.seq != seq) {
+		vtest_log("%.4s %ux%u: slot %u does not verify",
+			  (const char *)&fmt.fourcc, fmt.width, fmt.height,
+			  slot);
+		goto out;
+	}
+	vcap_letterbox(&fmt, src_w, src_h, &pic);
+	for (y = sg.band_h; y < fmt.height - sg.band_h; y++)
+		for (x = 0; x < fmt.width; x++) {
+			bool in = x >= pic.x0 && x < pic.x1 &&
+				  y >= pic.y0 && y < pic.y1;
+			bool black = pixel_black(&fmt, frame, x, y);
+
+			if (!in && !black) {
+				vtest_log("%.4s %ux%u: pixel %u,%u outside %u,%u..%u,%u is not black",
+					  (const char *)&fmt.fourcc, fmt.width,
+					  fmt.height, x, y, pic.x0, pic.y0,
+					  pic.x1, pic.y1);
+				checked = 0;
+				goto out;
+			}
+			inside += in && !black;
+			checked++;
+		}
+	/* All of the picture but its black bar. */
+	if (inside < (pic.x1 - pic.x0) * (pic.y1 - pic.y0 - 2 * sg.band_h) / 2) {
+		vtest_log("%.4s %ux%u: the picture is black",
+			  (const char *)&fmt.fourcc, fmt.width, fmt.height);
+		checked = 0;
+	}
+out:
+	free(frame);
+	return checked;
+}
+
+TEST_F(hdmi, scaled_start_letterboxes_the_source)
+{
+	static const struct {
+		const char *source;
+		u32 src_w, src_h, fourcc, w, h;
+		struct vcap_rect pic;
+	} cases[] = {
+		{ "1080p60", 1920, 1080, VCAP_FMT_YUYV, 640, 480,
+		  { 0, 60, 640, 420 } },
+		{ "1080p60", 1920, 1080, VCAP_FMT_NV12, 640, 480,
+		  { 0, 60, 640, 420 } },
+		{ "1080p60", 1920, 1080, VCAP_FMT_YUV420, 800, 600,
+		  { 0, 74, 800, 524 } },
+		{ "1080p60", 1920, 1080, VCAP_FMT_UYVY, 1280, 720,
+		  { 0, 0, 1280, 720 } },
+		{ "1080p60", 1920, 1080, VCAP_FMT_GREY, 1024, 768,
+		  { 0, 96, 1024, 672 } },
+		/* Any size, not the table's only. */
+		{ "1080p60", 1920, 1080, VCAP_FMT_YUYV, 1000, 1000,
+		  { 0, 218, 1000, 780 } },
+		{ "720p60", 1280, 720, VCAP_FMT_RGB24, 640, 480,
+		  { 0, 60, 640, 420 } },
+		{ "720p60", 1280, 720, VCAP_FMT_XBGR32, 1280, 720,
+		  { 0, 0, 1280, 720 } },
+		/* A 4:3 source into 16:9: pillarbox. */
+		{ "640x480p60", 640, 480, VCAP_FMT_YUYV, 640, 360,
+		  { 80, 0, 560, 360 } },
+		{ "640x480p60", 640, 480, VCAP_FMT_NV12, 320, 180,
+		  { 40, 0, 280, 180 } },
+		{ "640x480p60", 640, 480, VCAP_FMT_BGR24, 480, 270,
+		  { 60, 0, 420, 270 } },
+		{ "640x480p60", 640, 480, VCAP_FMT_XRGB32, 640, 360,
+		  { 80, 0, 560, 360 } },
+	};
+	struct vcap_frame_fmt fmt;
+	struct vcap_rect pic;
+	unsigned int i;
+	char line[64];
+	u64 f;
+
+	EXPECT_TRUE(t_rd32(&self->c->info.caps) & VCAP_CAP_SCALER);
+	EXPECT_EQ(t_rd32(&self->c->info.abi_version), 3);
+	plug(self->r);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		TH_LOG("%.4s %ux%u from %s", (const char *)&cases[i].fourcc,
+		       cases[i].w, cases[i].h, cases[i].source);
+		snprintf(line, sizeof(line), "source %s", cases[i].source);
+		ASSERT_EQ(CMD(line), 0);
+		ASSERT_EQ(start_scaled(self->r, cases[i].fourcc, cases[i].w,
+				       cases[i].h, cases[i].src_w,
+				       cases[i].src_h), VCAP_ERR_NONE);
+		EXPECT_EQ(t_rd32(&self->c->status.state),
+			  VCAP_STATE_STREAMING);
+		/* The status is the picture the driver asked for. */
+		EXPECT_EQ(t_rd32(&self->c->status.width), cases[i].w);
+		EXPECT_EQ(t_rd32(&self->c->status.height), cases[i].h);
+		fmt.fourcc = cases[i].fourcc;
+		fmt.width = cases[i].w;
+		fmt.height = cases[i].h;
+		vcap_letterbox(&fmt, cases[i].src_w, cases[i].src_h, &pic);
+		EXPECT_EQ(memcmp(&pic, &cases[i].pic, sizeof(pic)), 0);
+		f = frames(self->r);
+		t_run_ms(self->r, 100);
+		ASSERT_GT(frames(self->r), f + 2);
+		EXPECT_GT(check_scaled_frame(self->r, cases[i].src_w,
+					     cases[i].src_h), 0);
+	}
+	ASSERT_EQ(CMD("stats"), 0);
+	EXPECT_TRUE(strstr(self->out, "scaled_from=640x480\n"));
+}
+
+TEST_F(hdmi, scaled_start_refused_out_of_range)
+{
+	static const struct {
+		const char *what;
+		u32 input, fourcc, w, h, src_w, src_h;
+	} bad[] = {
+		{ "the generator", VCAP_INPUT_TPG, VCAP_FMT_YUYV, 640, 480,
+		  1920, 1080 },
+		{ "narrower than the smallest", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  158, 120, 1920, 1080 },
+		{ "lower than the smallest", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  160, 118, 1920, 1080 },
+		{ "wider than the source", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  1922, 1080, 1920, 1080 },
+		{ "higher than the source", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  1920, 1082, 1920, 1080 },
+		{ "larger than a 720p source", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  1920, 1080, 1280, 720 },
+		{ "an odd width in YUYV", VCAP_INPUT_HDMI, VCAP_FMT_YUYV,
+		  641, 480, 1920, 1080 },
+		{ "an odd height in NV12", VCAP_INPUT_HDMI, VCAP_FMT_NV12,
+		  640, 481, 1920, 1080 },
+		{ "an odd width in YU12", VCAP_INPUT_HDMI, VCAP_FMT_YUV420,
+		  639, 480, 1920, 1080 },
+		/* 16 MiB hold no three 1080p XRGB frames. */
+		{ "a format the table lacks at the source's size",
+		  VCAP_INPUT_HDMI, VCAP_FMT_XRGB32, 640, 480, 1920, 1080 },
+		{ "a source size the table lacks", VCAP_INPUT_HDMI,
+		  VCAP_FMT_YUYV, 640, 480, 1000, 700 },
+		{ "no source size", VCAP_INPUT_HDMI, VCAP_FMT_YUYV, 640, 480,
+		  0, 0 },
+	};
+	unsigned int i;
+
+	plug(self->r);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		TH_LOG("%s", bad[i].what);
+		EXPECT_EQ(request_flags(self->r, VCAP_CMD_START, bad[i].input,
+					bad[i].fourcc, bad[i].w, bad[i].h, 1,
+					60, VCAP_REQ_SCALE, bad[i].src_w,
+					bad[i].src_h), VCAP_ERR_BAD_SIZE);
+		EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STOPPED);
+	}
+	/* Odd sizes where the format has no subsampling. */
+	EXPECT_EQ(start_scaled(self->r, VCAP_FMT_GREY, 641, 481, 1920, 1080),
+		  VCAP_ERR_NONE);
+	t_run_ms(self->r, 50);
+	EXPECT_GT(check_scaled_frame(self->r, 1920, 1080), 0);
+	EXPECT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 642, 361, 1920, 1080),
+		  VCAP_ERR_NONE);
+	t_run_ms(self->r, 50);
+	EXPECT_GT(check_scaled_frame(self->r, 1920, 1080), 0);
+	/* An unknown format is still that. */
+	EXPECT_EQ(start_scaled(self->r, VCAP_FOURCC('A', 'B', 'C', 'D'), 640,
+			       480, 1920, 1080), VCAP_ERR_BAD_FORMAT);
+
+	/* A board without the scaler refuses the size. */
+	self->r->id.caps &= ~VCAP_CAP_SCALER;
+	fw_board_reset(&self->r->board, &self->r->id);
+	EXPECT_FALSE(t_rd32(&self->c->info.caps) & VCAP_CAP_SCALER);
+	EXPECT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 640, 480, 1920, 1080),
+		  VCAP_ERR_BAD_SIZE);
+	EXPECT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 1920, 1080, 1920, 1080),
+		  VCAP_ERR_BAD_SIZE);
+}
+
+TEST_F(hdmi, scaled_stream_follows_the_source_timing)
+{
+	u64 f, seq;
+	u32 gen;
+
+	plug(self->r);
+	/* Matched against the source's size, not the picture's. */
+	ASSERT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 1280, 720, 1280, 720),
+		  VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	t_run_ms(self->r, 50);
+	EXPECT_EQ(frames(self->r), 0);
+	ASSERT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 640, 480, 1920, 1080),
+		  VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	t_run_ms(self->r, 100);
+	ASSERT_GT(frames(self->r), 2);
+	gen = t_rd32(&self->c->status.mode_gen);
+
+	/* Another timing stops the frames, as without the scaler. */
+	ASSERT_EQ(CMD("source 720p60"), 0);
+	t_run_ms(self->r, 10);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	f = frames(self->r);
+	seq = t_rd64(&self->c->status.latest_seq);
+	t_run_ms(self->r, 100);
+	EXPECT_EQ(frames(self->r), f);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+
+	/* Back: the frames resume by themselves, in the same mode. */
+	ASSERT_EQ(CMD("source 1080p60"), 0);
+	t_run_ms(self->r, 100);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_GT(frames(self->r), f + 2);
+	EXPECT_GT(t_rd64(&self->c->status.latest_seq), seq);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+	EXPECT_EQ(t_rd32(&self->c->status.width), 640);
+	EXPECT_GT(check_scaled_frame(self->r, 1920, 1080), 0);
+
+	/* The same picture of another source is another mode. */
+	ASSERT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 640, 480, 1280, 720),
+		  VCAP_ERR_NONE);
+	EXPECT_GT(t_rd32(&self->c->status.mode_gen), gen);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+}
+
+TEST_F(hdmi, start_without_scale_ignores_the_source_size)
+{
+	plug(self->r);
+	/* ABI 2: the size is the source's, src_* are not looked at. */
+	EXPECT_EQ(request_flags(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+				VCAP_FMT_YUYV, 1920, 1080, 1, 60, 0, 640, 480),
+		  VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_EQ(t_rd32(&self->c->status.width), 1920);
+	t_run_ms(self->r, 100);
+	EXPECT_GT(check_scaled_frame(self->r, 1920, 1080), 0);
+	EXPECT_EQ(request_flags(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+				VCAP_FMT_YUYV, 640, 480, 1, 60, 0, 1920, 1080),
+		  VCAP_ERR_NONE);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	/* Sizes off the table are still refused without the flag. */
+	EXPECT_EQ(request_flags(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+				VCAP_FMT_YUYV, 1000, 1000, 1, 60, 0, 1920,
+				1080), VCAP_ERR_BAD_SIZE);
+	ASSERT_EQ(CMD("stats"), 0);
+	EXPECT_FALSE(strstr(self->out, "scaled_from="));
+	/* An unknown flag is still a bad command. */
+	EXPECT_EQ(request_flags(self->r, VCAP_CMD_START, VCAP_INPUT_HDMI,
+				VCAP_FMT_YUYV, 1920, 1080, 1, 60, 1u << 4, 0,
+				0), VCAP_ERR_BAD_CMD);
 }
 
 VTEST_MAIN()

@@ -366,4 +366,269 @@ TEST(gen_init_refuses_bad_geometry)
 	free(a);
 }
 
+/*
+ * Whether pixel (x, y) has colour c: Y, and Cb Cr at even x (NV12 and
+ * YU12: at even rows), or R G B.
+ */
+static bool pixel_is(const struct vcap_frame_fmt *fmt, const u8 *frame,
+		     u32 x, u32 y, const struct vcap_rgb *c)
+{
+	const struct vcap_format_info *fi = vcap_format_find(fmt->fourcc);
+	size_t bpl = fmt->bytesperline, luma = bpl * fmt->height;
+	const u8 *p = frame + (size_t)y * bpl + (size_t)x * fi->bpp;
+	const u8 *cb, *cr;
+	bool chroma = !(x & 1) && !(fi->planar && (y & 1));
+
+	switch (fi->order) {
+	case VCAP_ORDER_YUYV:
+		return p[0] == ref_y(c) &&
+		       (!chroma || (p[1] == ref_u(c) && p[3] == ref_v(c)));
+	case VCAP_ORDER_UYVY:
+		return p[1] == ref_y(c) &&
+		       (!chroma || (p[0] == ref_u(c) && p[2] == ref_v(c)));
+	case VCAP_ORDER_Y:
+		if (p[0] != ref_y(c))
+			return false;
+		if (!chroma || fi->planar == VCAP_PLANAR_NONE)
+			return true;
+		if (fi->planar == VCAP_PLANAR_NV) {
+			cb = frame + luma + (y / 2) * bpl + x;
+			cr = cb + 1;
+		} else {
+			cb = frame + luma + (y / 2) * (bpl / 2) + x / 2;
+			cr = cb + luma / 4;
+		}
+		return *cb == ref_u(c) && *cr == ref_v(c);
+	case VCAP_ORDER_RGB:
+		return p[0] == c->r && p[1] == c->g && p[2] == c->b;
+	case VCAP_ORDER_BGR:
+		return p[0] == c->b && p[1] == c->g && p[2] == c->r;
+	case VCAP_ORDER_XRGB:
+		return p[0] == 0xff && p[1] == c->r && p[2] == c->g &&
+		       p[3] == c->b;
+	default:
+		return p[0] == c->b && p[1] == c->g && p[2] == c->r &&
+		       p[3] == 0xff;
+	}
+}
+
+TEST(letterbox_geometry)
+{
+	static const struct {
+		u32 fourcc, w, h, src_w, src_h;
+		struct vcap_rect pic;
+	} cases[] = {
+		/* Letterbox, pillarbox, the same aspect, the same size. */
+		{ VCAP_FMT_YUYV, 640, 480, 1920, 1080, { 0, 60, 640, 420 } },
+		{ VCAP_FMT_NV12, 1280, 720, 640, 480, { 160, 0, 1120, 720 } },
+		{ VCAP_FMT_RGB24, 1280, 720, 3840, 2160, { 0, 0, 1280, 720 } },
+		{ VCAP_FMT_GREY, 1920, 1080, 1920, 1080, { 0, 0, 1920, 1080 } },
+		/* 1280 x 720 * 480 / 640 = 540 rows high, 90 above. */
+		{ VCAP_FMT_YUV420, 1280, 960, 1280, 720, { 0, 120, 1280, 840 } },
+		/* 160 x 1080 / 1920 = 90 rows: odd bars become even ones. */
+		{ VCAP_FMT_NV12, 160, 120, 1920, 1080, { 0, 14, 160, 104 } },
+		/* 240 x 4 / 3 = 320 wide, rounded to the pixel pair. */
+		{ VCAP_FMT_XRGB32, 322, 240, 640, 480, { 0, 0, 320, 240 } },
+		{ VCAP_FMT_YUYV, 162, 120, 160, 120, { 0, 0, 160, 120 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vcap_frame_fmt fmt;
+		struct vcap_rect r;
+		u8 *a = frame_alloc(&fmt, cases[i].fourcc, cases[i].w,
+				    cases[i].h, 0);
+
+		ASSERT_TRUE(a);
+		vcap_letterbox(&fmt, cases[i].src_w, cases[i].src_h, &r);
+		TH_LOG("%ux%u in %ux%u: %u,%u..%u,%u", cases[i].src_w,
+		       cases[i].src_h, cases[i].w, cases[i].h, r.x0, r.y0,
+		       r.x1, r.y1);
+		EXPECT_EQ(r.x0, cases[i].pic.x0);
+		EXPECT_EQ(r.y0, cases[i].pic.y0);
+		EXPECT_EQ(r.x1, cases[i].pic.x1);
+		EXPECT_EQ(r.y1, cases[i].pic.y1);
+		free(a);
+	}
+}
+
+/*
+ * A source scaled into a frame of another aspect: the bars of its
+ * picture, at the picture's scale, flipped inside it, black around it
+ * (outside the stamp bands), in every format.
+ */
+TEST(scaled_bars_and_black_borders)
+{
+	static const struct {
+		u32 w, h, src_w, src_h;
+	} cases[] = {
+		{ 640, 480, 1920, 1080 },	/* letterbox */
+		{ 1280, 720, 640, 480 },	/* pillarbox */
+	};
+	const struct vcap_rgb *black = &vcap_bar_colours[7];
+	unsigned int f, i, flip, x, y, checked = 0;
+
+	for (f = 0; f < vcap_format_count(); f++)
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (flip = 0; flip < 2; flip++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_stamp_geom sg;
+		struct vcap_frame_fmt fmt;
+		struct vcap_stamp st;
+		struct vcap_gen g;
+		struct vcap_rect r;
+		u32 pw;
+		u8 *a;
+
+		a = frame_alloc(&fmt, fi->fourcc, cases[i].w, cases[i].h, 0);
+		ASSERT_TRUE(a);
+		memset(a, 0x5a, fmt.sizeimage);
+		ASSERT_EQ(vcap_gen_init_scaled(&g, &fmt, VCAP_PATTERN_BARS,
+					       flip ? VCAP_REQ_HFLIP |
+						      VCAP_REQ_VFLIP : 0,
+					       cases[i].src_w, cases[i].src_h),
+			  0);
+		vcap_letterbox(&fmt, cases[i].src_w, cases[i].src_h, &r);
+		ASSERT_EQ(memcmp(&g.pic, &r, sizeof(r)), 0);
+		ASSERT_EQ(vcap_stamp_geom(&fmt, &sg), 0);
+		vcap_gen_render(&g, a, 77, VCAP_GEN_NONE);
+		pw = r.x1 - r.x0;
+		for (y = sg.band_h; y < fmt.height - sg.band_h; y++)
+			for (x = 0; x < fmt.width; x++) {
+				const struct vcap_rgb *c = black;
+				u32 px = x - r.x0;
+
+				if (x >= r.x0 && x < r.x1 && y >= r.y0 &&
+				    y < r.y1) {
+					if (flip)
+						px = pw - 1 - px;
+					c = &vcap_bar_colours[px * VCAP_NUM_BARS / pw];
+				}
+				if (!pixel_is(&fmt, a, x, y, c)) {
+					TH_LOG("%s %ux%u from %ux%u flip %u: pixel %u,%u is not %u %u %u",
+					       fi->name, fmt.width, fmt.height,
+					       cases[i].src_w, cases[i].src_h,
+					       flip, x, y, c->r, c->g, c->b);
+					ASSERT_TRUE(0);
+				}
+				checked++;
+			}
+		ASSERT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage, &st),
+			  VCAP_STAMP_OK);
+		ASSERT_EQ(st.seq, 77);
+		free(a);
+	}
+	TH_LOG("%u pixels checked", checked);
+}
+
+/*
+ * Scaled sources, every format, pattern and flip: the stamps verify, an
+ * incremental render equals a full one, and the box stays in the picture.
+ */
+TEST_TIMEOUT(scaled_roundtrip_every_format, 300)
+{
+	static const struct {
+		u32 w, h, src_w, src_h;
+	} cases[] = {
+		{ 640, 480, 1920, 1080 }, { 1280, 720, 640, 480 },
+		{ 320, 240, 1280, 720 }, { 160, 120, 3840, 2160 },
+		/* Odd sizes, for the formats without subsampling. */
+		{ 641, 361, 1920, 1080 }, { 642, 361, 640, 480 },
+	};
+	unsigned int f, i, flags, p, n;
+
+	for (f = 0; f < vcap_format_count(); f++)
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (flags = 0; flags < 4; flags++)
+	for (p = 0; p < VCAP_PATTERN_COUNT; p++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_rect box;
+		struct vcap_stamp st;
+		struct vcap_gen g;
+		u64 seq = 500, prev;
+		u8 *a, *b;
+
+		if (cases[i].w % fi->hsub || cases[i].h % fi->vsub)
+			continue;
+		a = frame_alloc(&fmt, fi->fourcc, cases[i].w, cases[i].h,
+				(i & 1) ? 64 : 0);
+		b = calloc(1, fmt.sizeimage);
+		ASSERT_TRUE(a && b);
+		ASSERT_EQ(vcap_gen_init_scaled(&g, &fmt, p, flags,
+					       cases[i].src_w, cases[i].src_h),
+			  0);
+		vcap_gen_render(&g, a, seq, VCAP_GEN_NONE);
+		for (n = 0; n < 5; n++) {
+			prev = seq;
+			seq += 1 + n * 19;
+			vcap_gen_render(&g, a, seq, prev);
+			vcap_gen_render(&g, b, seq, VCAP_GEN_NONE);
+			if (memcmp(a, b, fmt.sizeimage)) {
+				TH_LOG("%s %ux%u from %ux%u flags %u pattern %u: incremental render differs",
+				       fi->name, fmt.width, fmt.height,
+				       cases[i].src_w, cases[i].src_h, flags,
+				       p);
+				ASSERT_TRUE(0);
+			}
+			ASSERT_EQ((int)vcap_stamp_check(&fmt, a, fmt.sizeimage,
+							&st),
+				  VCAP_STAMP_OK);
+			ASSERT_EQ(st.seq, seq);
+			vcap_gen_box(&g, seq, &box);
+			ASSERT_TRUE(box.x0 >= g.pic.x0 && box.x1 <= g.pic.x1 &&
+				    box.y0 >= g.pic.y0 && box.y1 <= g.pic.y1 &&
+				    box.x1 > box.x0 && box.y1 > box.y0);
+		}
+		free(a);
+		free(b);
+	}
+}
+
+/* A source of the frame's own size is vcap_gen_init(), byte for byte. */
+TEST(scaled_identity)
+{
+	unsigned int f, p, flags;
+
+	for (f = 0; f < vcap_format_count(); f++)
+	for (p = 0; p < VCAP_PATTERN_COUNT; p++)
+	for (flags = 0; flags < 4; flags++) {
+		const struct vcap_format_info *fi = vcap_format_by_index(f);
+		struct vcap_frame_fmt fmt;
+		struct vcap_gen g, s;
+		u8 *a, *b;
+
+		a = frame_alloc(&fmt, fi->fourcc, 642, 362, 64);
+		b = calloc(1, fmt.sizeimage);
+		ASSERT_TRUE(a && b);
+		ASSERT_EQ(vcap_gen_init(&g, &fmt, p, flags), 0);
+		ASSERT_EQ(vcap_gen_init_scaled(&s, &fmt, p, flags, 642, 362),
+			  0);
+		vcap_gen_render(&g, a, 3, VCAP_GEN_NONE);
+		vcap_gen_render(&s, b, 3, VCAP_GEN_NONE);
+		vcap_gen_render(&g, a, 40, 3);
+		vcap_gen_render(&s, b, 40, 3);
+		ASSERT_EQ(memcmp(a, b, fmt.sizeimage), 0);
+		free(a);
+		free(b);
+	}
+}
+
+TEST(gen_init_scaled_refuses_bad_source)
+{
+	struct vcap_frame_fmt fmt;
+	struct vcap_gen g;
+	u8 *a = frame_alloc(&fmt, VCAP_FMT_YUYV, 640, 480, 0);
+
+	ASSERT_TRUE(a);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, 0, 0, 0, 1080), -EINVAL);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, 0, 0, 1920, 0), -EINVAL);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, 0, 0, 3842, 2160), -EINVAL);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, 0, 0, 3840, 2162), -EINVAL);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, VCAP_PATTERN_COUNT, 0, 1920,
+				       1080), -EINVAL);
+	EXPECT_EQ(vcap_gen_init_scaled(&g, &fmt, 0, 0, 1920, 1080), 0);
+	free(a);
+}
+
 VTEST_MAIN()

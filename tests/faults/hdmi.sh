@@ -2,8 +2,8 @@
 # The PCI board's HDMI input, its source played by vcap-fw on the host:
 # the timings the driver queries follow each source the firmware is told
 # to play (through the relay), no signal, unstable and out-of-range give
-# their errors, hotplug follows the EDID, and v4l2-ctl streams on across
-# a link loss.  Runs in the guest under faults.sh.
+# their errors, hotplug follows the EDID, v4l2-ctl streams on across a
+# link loss, and the board's scaler gives the size asked for.  Runs in the guest under faults.sh.
 set -u
 out=/tmp/fx-hdmi
 fails=0
@@ -84,6 +84,24 @@ found=$(grep -c "New timings found" "$out/stream.err")
 say "v4l2-ctl across a lost signal: exit $st, timings found $found times"
 [ "$st" -eq 0 ] || { tail -n 5 "$out/stream.err" >&2; fail "v4l2-ctl exited $st"; }
 [ "$found" -ge 2 ] || fail "v4l2-ctl did not see the source change"
+
+# The board's scaler: a 720p60 source captured at 640x480 (its picture
+# letterboxed by the firmware), the timings left as the source sends them.
+fw source 720p60 || fail "vcap-fw ctl source 720p60"
+query_is 1280 || fail "source 720p60 not seen"
+c --set-dv-bt-timings query >/dev/null || fail "cannot set the 720p60 timings"
+c --set-fmt-video=width=640,height=480,pixelformat=YUYV >/dev/null ||
+	fail "S_FMT 640x480 on the HDMI input"
+c --get-fmt-video | grep -q 'Width/Height *: 640/480' ||
+	fail "the HDMI input did not take 640x480: $(c --get-fmt-video | grep Width)"
+c --get-dv-timings | grep -q 'Active width: 1280' ||
+	fail "S_FMT changed the timings"
+c --stream-mmap --stream-count=30 --stream-to="$out/scaled.yuv" \
+	>/dev/null 2>"$out/scaled.err" || fail "streaming at 640x480 from 720p60"
+size=$(stat -c %s "$out/scaled.yuv" 2>/dev/null || echo 0)
+[ "$size" -eq $((30 * 640 * 480 * 2)) ] ||
+	fail "30 scaled frames are $size bytes, want $((30 * 640 * 480 * 2))"
+say "scaled: 30 frames of 640x480 from a 720p60 source"
 
 [ $fails -eq 0 ] || { echo "fx-hdmi: $fails failures" >&2; exit 1; }
 echo "fx-hdmi: PASS"

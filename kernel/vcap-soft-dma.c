@@ -8,11 +8,14 @@
  * physical addresses (dma-direct, no IOMMU, no offset map, no memory
  * encryption; without all of that the board offers no DMA), so a ring or
  * a scatter entry is taken only if every page it covers is RAM with a
- * struct page, neither reserved nor high memory.  The addresses come from
- * the control page, which user space may write (vram_writable=1): they
- * are read once, when a START is accepted (the rings) or a descriptor
- * is taken (its scatter list), then checked; a bad descriptor completes
- * with VCAP_COMP_ERROR and nothing is written into it.
+ * struct page, neither reserved nor high memory.  The control page may be
+ * written by user space too (vram_writable=1), so the engine takes the
+ * DMA block's driver fields (the rings, desc_head) from the driver's own
+ * register writes, as a board's registers latch them, never from the
+ * page.  The rings are taken once, when a START is accepted, each
+ * descriptor and its scatter list once, when taken; all are checked,
+ * and a bad descriptor completes with VCAP_COMP_ERROR and nothing is
+ * written into it.
  *
  * A buffer is written through one contiguous kernel view of its pages
  * (vmap()), so the pattern generator renders straight into it, one write
@@ -43,8 +46,16 @@ struct vcap_soft_dma_view {
 	void *data;			/* the buffer's first byte */
 };
 
+/* The DMA block's driver fields, from desc_addr up to comp_head. */
+#define VCAP_SOFT_DMA_REG(f) \
+	((offsetof(struct vcap_board_dma, f) - \
+	  offsetof(struct vcap_board_dma, desc_addr)) / sizeof(u32))
+#define VCAP_SOFT_DMA_REGS	VCAP_SOFT_DMA_REG(comp_head)
+
 struct vcap_soft_dma {
 	struct device *dev;		/* for the log */
+	/* As the driver wrote them: WRITE_ONCE/READ_ONCE, any context. */
+	u32 regs[VCAP_SOFT_DMA_REGS];
 	bool running;
 	struct vcap_soft_dma_rings rings;
 	const struct vcap_dma_desc *desc; /* the rings, in the linear map */
@@ -133,15 +144,29 @@ static void *vcap_soft_dma_va(u64 addr)
 	return page_address(pfn_to_page(PHYS_PFN(addr))) + offset_in_page(addr);
 }
 
+void vcap_soft_dma_write(struct vcap_soft_dma *sd, u32 off, u32 val)
+{
+	u32 base = offsetof(struct vcap_board_ctrl, dma.desc_addr);
+
+	if (sd && off >= base && (off - base) % sizeof(u32) == 0 &&
+	    (off - base) / sizeof(u32) < VCAP_SOFT_DMA_REGS)
+		WRITE_ONCE(sd->regs[(off - base) / sizeof(u32)], val);
+}
+
+static u64 vcap_soft_dma_reg64(struct vcap_soft_dma *sd, unsigned int reg)
+{
+	return READ_ONCE(sd->regs[reg]) |
+	       (u64)READ_ONCE(sd->regs[reg + 1]) << 32;
+}
+
 u32 vcap_soft_dma_check(struct vcap_soft_dma *sd,
-			const struct vcap_board_dma *blk,
 			struct vcap_soft_dma_rings *r)
 {
-	r->desc_addr = le64_to_cpu(READ_ONCE(blk->desc_addr));
-	r->comp_addr = le64_to_cpu(READ_ONCE(blk->comp_addr));
-	r->entries = le32_to_cpu(READ_ONCE(blk->entries));
 	if (!sd)
 		return VCAP_ERR_BAD_DMA;
+	r->desc_addr = vcap_soft_dma_reg64(sd, VCAP_SOFT_DMA_REG(desc_addr));
+	r->comp_addr = vcap_soft_dma_reg64(sd, VCAP_SOFT_DMA_REG(comp_addr));
+	r->entries = READ_ONCE(sd->regs[VCAP_SOFT_DMA_REG(entries)]);
 	if (r->entries < 2 || r->entries > VCAP_DMA_MAX_ENTRIES ||
 	    !is_power_of_2(r->entries))
 		return VCAP_ERR_BAD_DMA;
@@ -383,7 +408,7 @@ vcap_soft_dma_frame_begin(struct vcap_soft_dma *sd, struct vcap_board_dma *blk,
 	sd->taken = false;
 	if (!vcap_soft_dma_running(sd))
 		return VCAP_SOFT_DMA_EMPTY;
-	head = le32_to_cpu(READ_ONCE(blk->desc_head));
+	head = READ_ONCE(sd->regs[VCAP_SOFT_DMA_REG(desc_head)]);
 	/* The head before the descriptors it publishes. */
 	rmb();
 	posted = head - sd->desc_tail;

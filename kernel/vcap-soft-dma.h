@@ -44,9 +44,14 @@ enum vcap_soft_dma_take {
 struct vcap_soft_dma *vcap_soft_dma_create(struct device *dev);
 void vcap_soft_dma_destroy(struct vcap_soft_dma *sd);
 
-/* Check the rings blk names; VCAP_ERR_NONE or VCAP_ERR_BAD_DMA. */
+/*
+ * The driver wrote val at byte off of the control page: the board keeps
+ * its own copy of the DMA block's driver fields.  Any context.
+ */
+void vcap_soft_dma_write(struct vcap_soft_dma *sd, u32 off, u32 val);
+
+/* Check the rings the driver named; VCAP_ERR_NONE or VCAP_ERR_BAD_DMA. */
 u32 vcap_soft_dma_check(struct vcap_soft_dma *sd,
-			const struct vcap_board_dma *blk,
 			struct vcap_soft_dma_rings *r);
 bool vcap_soft_dma_running_on(const struct vcap_soft_dma *sd,
 			      const struct vcap_soft_dma_rings *r);

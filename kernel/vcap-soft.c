@@ -29,7 +29,9 @@
  *
  * With the driver's rings (VCAP_REQ_DMA) it writes each frame straight
  * into the buffer posted, through its DMA engine (vcap-soft-dma.c), and
- * renders its VRAM ring only while the VRAM node has a reader.
+ * renders its VRAM ring only while the VRAM node has a reader.  The
+ * engine takes the DMA block's driver fields from the driver's writes
+ * (write32), as a board's registers latch them, never from the page.
  *
  * Its HDMI receiver has a source plugged in, played by the board too and
  * chosen through the device's hdmi_source attribute: a timing of the
@@ -137,6 +139,7 @@ static void vcap_soft_write32(struct vcap_dev *vdev, u32 off, u32 val)
 	struct vcap_soft *soft = vdev->board;
 
 	WRITE_ONCE(*(__le32 *)(soft->base + off), cpu_to_le32(val));
+	vcap_soft_dma_write(soft->dma, off, val);
 }
 
 static void vcap_soft_copy_from(struct vcap_dev *vdev, void *dst, u64 off,
@@ -521,9 +524,8 @@ static void vcap_soft_request(struct work_struct *work)
 	vcap_soft_repair_info(soft);
 	dma = le32_to_cpu(req.cmd) == VCAP_CMD_START &&
 	      (le32_to_cpu(req.flags) & VCAP_REQ_DMA);
-	/* The rings, read once at acceptance: the page may be user space's. */
-	err = dma ? vcap_soft_dma_check(soft->dma, &ctrl->dma, &rings) :
-		    VCAP_ERR_NONE;
+	/* The rings, taken once, at acceptance. */
+	err = dma ? vcap_soft_dma_check(soft->dma, &rings) : VCAP_ERR_NONE;
 	/* The mode check knows nothing of DMA. */
 	req.flags &= cpu_to_le32(~VCAP_REQ_DMA);
 	if (err == VCAP_ERR_NONE)

@@ -200,6 +200,9 @@ bool vcap_dma_dead(struct vcap_dev *vdev)
 
 /* Buffers */
 
+static void vcap_dma_buf_cleanup(struct vcap_dev *vdev,
+				 struct vcap_buffer *buf);
+
 /*
  * Map a buffer for the board and build its scatter list, once per
  * memory videobuf2 gives it (buf_init).  The id the board knows it by
@@ -217,6 +220,12 @@ static int vcap_dma_buf_init(struct vcap_dev *vdev, struct vcap_buffer *buf)
 
 	if (vb->index >= dma->entries || !want)
 		return -EINVAL;
+	/*
+	 * videobuf2 let go of the buffer's old memory without a clean-up
+	 * (a failed QBUF of a dma-buf): its scatter list goes now.
+	 */
+	if (buf->sg)
+		vcap_dma_buf_cleanup(vdev, buf);
 	sgt = vcap_mem_dma_map(vb->planes[0].mem_priv, dma->dev);
 	if (IS_ERR(sgt))
 		return PTR_ERR(sgt);

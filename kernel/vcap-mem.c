@@ -722,12 +722,18 @@ static void vcap_mem_unmap_dmabuf(void *buf_priv)
 	buf->vaddr = NULL;
 }
 
-/* videobuf2 unmaps before it detaches, and drops the dma-buf itself. */
+/*
+ * videobuf2 unmaps before it detaches, and drops the dma-buf itself.  It
+ * also detaches without the buffer's clean-up (a failed QBUF lets go of
+ * the planes it had): the board's attachment goes here then, before the
+ * dma-buf may go.
+ */
 static void vcap_mem_detach_dmabuf(void *buf_priv)
 {
 	struct vcap_mem_buf *buf = buf_priv;
 
 	vcap_mem_unmap_dmabuf(buf);
+	vcap_mem_dma_unmap(buf);
 	kfree(buf);
 }
 

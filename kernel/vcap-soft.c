@@ -27,6 +27,12 @@
  * board writes its info again whenever it finds it changed, and a new
  * request resets its status.
  *
+ * With the driver's rings (VCAP_REQ_DMA) it writes each frame straight
+ * into the buffer posted, through its DMA engine (vcap-soft-dma.c), and
+ * renders its VRAM ring only while the VRAM node has a reader.  The
+ * engine takes the DMA block's driver fields from the driver's writes
+ * (write32), as a board's registers latch them, never from the page.
+ *
  * Its HDMI receiver has a source plugged in, played by the board too and
  * chosen through the device's hdmi_source attribute: a timing of the
  * board's table, "none", "unstable" or "out-of-range".  The link is up
@@ -49,6 +55,7 @@
 #include "vcap-inject.h"
 #include "vcap-modes.h"
 #include "vcap-pattern.h"
+#include "vcap-soft-dma.h"
 #include "vcap-timings.h"
 
 static unsigned int soft_vram_mb = 16;
@@ -94,6 +101,8 @@ struct vcap_soft {
 	u64 slot_seq[VCAP_MAX_SLOTS];	/* frame each slot holds */
 	u64 produced;
 	u64 late;			/* deadlines with no frame; the timer's */
+	u64 overwritten;		/* DMA frames with no buffer posted */
+	struct vcap_soft_dma *dma;	/* the DMA engine, or NULL */
 	u64 heartbeat;
 
 	/* The source plugged in, set through sysfs: under src_lock. */
@@ -134,6 +143,7 @@ static void vcap_soft_write32(struct vcap_dev *vdev, u32 off, u32 val)
 	struct vcap_soft *soft = vdev->board;
 
 	WRITE_ONCE(*(__le32 *)(soft->base + off), cpu_to_le32(val));
+	vcap_soft_dma_write(soft->dma, off, val);
 }
 
 static void vcap_soft_copy_from(struct vcap_dev *vdev, void *dst, u64 off,
@@ -210,6 +220,7 @@ static const struct vcap_board_ops vcap_soft_ops = {
 	.pfn = vcap_soft_pfn,
 	.reset = vcap_soft_reset,
 	.buffer_queued = vcap_soft_buffer_queued,
+	.dma = true,
 };
 
 static enum hrtimer_restart vcap_soft_tick(struct hrtimer *timer)
@@ -254,9 +265,10 @@ static void vcap_soft_frame(struct work_struct *work)
 					      frame_work);
 	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
 	bool ticked = xchg(&soft->ticked, false);
+	struct vcap_soft_dma_frame f;
 	struct vcap_board_slot *s;
+	void *dst, *buf = NULL;
 	u32 slot, lock;
-	void *dst;
 
 	if (!soft->running)
 		return;
@@ -264,6 +276,24 @@ static void vcap_soft_frame(struct work_struct *work)
 		/* Nothing to capture; the board is alive all the same. */
 		ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
 		return;
+	}
+	if (vcap_soft_dma_running(soft->dma)) {
+		f.seq = soft->seq;
+		f.ts_ns = ktime_get_ns();
+		f.sizeimage = soft->layout.sizeimage;
+		f.mode_gen = soft->mode_gen;
+		f.flags = 0;
+		if (vcap_soft_dma_frame_begin(soft->dma, &ctrl->dma, &f, &buf) ==
+		    VCAP_SOFT_DMA_EMPTY)
+			soft->overwritten++;
+		if (buf) {
+			vcap_gen_render(&soft->gen, buf, soft->seq,
+					VCAP_GEN_NONE);
+			vcap_soft_dma_frame_end(soft->dma, &ctrl->dma, &f);
+		}
+		/* The ring only for a reader, a copy of the buffer if any. */
+		if (!vcap_vram_has_reader(soft->vdev))
+			goto published;
 	}
 	slot = soft->next_slot;
 	soft->next_slot = (slot + 1) % soft->layout.num_slots;
@@ -276,7 +306,11 @@ static void vcap_soft_frame(struct work_struct *work)
 	WRITE_ONCE(s->lock, cpu_to_le32(lock));
 	/* Odd lock before pixels: pairs with the reader's first rmb. */
 	smp_wmb();
-	vcap_gen_render(&soft->gen, dst, soft->seq, soft->slot_seq[slot]);
+	if (buf)
+		memcpy(dst, buf, soft->layout.sizeimage);
+	else
+		vcap_gen_render(&soft->gen, dst, soft->seq,
+				soft->slot_seq[slot]);
 	soft->slot_seq[slot] = soft->seq;
 	s->flags = 0;
 	s->sequence = cpu_to_le64(soft->seq);
@@ -291,6 +325,8 @@ static void vcap_soft_frame(struct work_struct *work)
 	smp_wmb();
 	ctrl->status.latest_slot = cpu_to_le32(slot);
 	ctrl->status.latest_seq = cpu_to_le64(soft->seq);
+published:
+	ctrl->status.frames_overwritten = cpu_to_le64(soft->overwritten);
 	ctrl->status.frames_produced = cpu_to_le64(++soft->produced);
 	ctrl->status.frames_late = cpu_to_le64(READ_ONCE(soft->late));
 	ctrl->status.heartbeat = cpu_to_le64(++soft->heartbeat);
@@ -307,6 +343,7 @@ static void vcap_soft_stop(struct vcap_soft *soft)
 	hrtimer_cancel(&soft->timer);
 	soft->running = false;
 	soft->no_signal = false;
+	vcap_soft_dma_stop(soft->dma);
 	ctrl->status.state = cpu_to_le32(VCAP_STATE_STOPPED);
 }
 
@@ -483,9 +520,11 @@ static void vcap_soft_request(struct work_struct *work)
 	struct vcap_soft *soft = container_of(work, struct vcap_soft,
 					      req_work);
 	struct vcap_board_ctrl *ctrl = vcap_soft_ctrl(soft);
+	struct vcap_soft_dma_rings rings;
 	struct vcap_board_request req;
 	struct vcap_ring_layout layout;
-	u32 seq, err;
+	u32 seq, err, gen = soft->mode_gen;
+	bool dma;
 
 	/* The doorbell also announces a new EDID. */
 	vcap_soft_edid(soft);
@@ -497,12 +536,33 @@ static void vcap_soft_request(struct work_struct *work)
 	smp_rmb();
 	memcpy(&req, &ctrl->request, sizeof(req));
 	vcap_soft_repair_info(soft);
-	err = vcap_modes_check(&soft->info, soft->frame_size, &req, &layout);
+	dma = le32_to_cpu(req.cmd) == VCAP_CMD_START &&
+	      (le32_to_cpu(req.flags) & VCAP_REQ_DMA);
+	/* The rings, taken once, at acceptance. */
+	err = dma ? vcap_soft_dma_check(soft->dma, &rings) : VCAP_ERR_NONE;
+	/* The mode check knows nothing of DMA. */
+	req.flags &= cpu_to_le32(~VCAP_REQ_DMA);
+	if (err == VCAP_ERR_NONE)
+		err = vcap_modes_check(&soft->info, soft->frame_size, &req,
+				       &layout);
 	if (err == VCAP_ERR_NONE) {
 		if (le32_to_cpu(req.cmd) == VCAP_CMD_STOP)
 			vcap_soft_stop(soft);
 		else
 			err = vcap_soft_start(soft, &req, &layout);
+	}
+	/*
+	 * Any other request ends DMA.  Frames are made on this ordered
+	 * workqueue too, so none is being written now: once acknowledged,
+	 * nothing more reaches host memory.
+	 */
+	if (err == VCAP_ERR_NONE && dma) {
+		/* Same mode, same rings: a change of pattern or flips. */
+		if (soft->mode_gen != gen ||
+		    !vcap_soft_dma_running_on(soft->dma, &rings))
+			vcap_soft_dma_start(soft->dma, &ctrl->dma, &rings);
+	} else {
+		vcap_soft_dma_stop(soft->dma);
 	}
 	soft->ack_seq = seq;
 	ctrl->status.error = cpu_to_le32(err);
@@ -596,7 +656,8 @@ static void vcap_soft_fill_info(struct vcap_soft *soft, unsigned int n)
 	info->ctrl_size = cpu_to_le32(VCAP_CTRL_SIZE);
 	info->caps = cpu_to_le32(VCAP_CAP_HFLIP | VCAP_CAP_VFLIP |
 				 VCAP_CAP_PATTERNS | VCAP_CAP_HDMI |
-				 VCAP_CAP_SCALER);
+				 VCAP_CAP_SCALER |
+				 (soft->dma ? VCAP_CAP_DMA : 0));
 	strscpy(info->name, "vcap software board", sizeof(info->name));
 	snprintf(info->serial, sizeof(info->serial), "SOFT%04u", n);
 	info->vram_size = cpu_to_le64(soft->size);
@@ -629,6 +690,7 @@ static void vcap_soft_destroy(struct vcap_soft *soft)
 		cancel_work_sync(&soft->frame_work);
 		destroy_workqueue(soft->wq);
 	}
+	vcap_soft_dma_destroy(soft->dma);
 	if (!IS_ERR_OR_NULL(soft->vdev))
 		vcap_dev_put(soft->vdev);
 	vcap_soft_free_mem(soft);
@@ -680,6 +742,12 @@ static int vcap_soft_probe(struct platform_device *pdev)
 		soft->wq = alloc_ordered_workqueue("vcap-soft%u", 0, n);
 	if (!soft->wq) {
 		ret = -ENOMEM;
+		goto err;
+	}
+	soft->dma = vcap_soft_dma_create(&pdev->dev);
+	if (IS_ERR(soft->dma)) {
+		ret = PTR_ERR(soft->dma);
+		soft->dma = NULL;
 		goto err;
 	}
 	vcap_soft_fill_info(soft, n);

@@ -87,13 +87,25 @@ static int vcap_vram_open(struct inode *inode, struct file *file)
 	vf->seen = atomic64_read(&vdev->frame_events);
 	file->private_data = vf;
 	file->f_mapping = vdev->inode->i_mapping;
+	atomic_inc(&vdev->vram_files);
 	return 0;
+}
+
+/*
+ * Whether anyone may read the VRAM ring: an open file of the node, or a
+ * mapping, which holds one.  A board that writes into the buffers itself
+ * renders its ring only then.
+ */
+bool vcap_vram_has_reader(struct vcap_dev *vdev)
+{
+	return atomic_read(&vdev->vram_files) > 0;
 }
 
 static int vcap_vram_release_file(struct inode *inode, struct file *file)
 {
 	struct vcap_vram_file *vf = file->private_data;
 
+	atomic_dec(&vf->vdev->vram_files);
 	vcap_dev_put(vf->vdev);
 	kfree(vf);
 	return 0;

@@ -293,6 +293,8 @@ struct vcap_dev {
 	/* Its i_mapping is every open file's f_mapping. */
 	struct inode *inode;
 	bool vram_registered;
+	/* Open files of the VRAM node (a mapping holds its file). */
+	atomic_t vram_files;
 };
 
 /* Presence guard around board accesses; false once the board is gone. */
@@ -351,6 +353,7 @@ void vcap_vram_exit(void);
 int vcap_vram_register(struct vcap_dev *vdev);
 void vcap_vram_unregister(struct vcap_dev *vdev);
 void vcap_vram_release(struct vcap_dev *vdev);
+bool vcap_vram_has_reader(struct vcap_dev *vdev);
 
 /* Statistics: vcap-sysfs.c */
 extern const struct attribute_group *vcap_stats_groups[];

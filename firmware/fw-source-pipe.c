@@ -97,13 +97,17 @@ struct pipe_header {
 
 static void pipe_error(struct fw_pipe_source *p, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[256], *p_ch;
 	va_list ap;
 	u64 now = fw_now_ns();
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Quoted input may be anything: the terminal gets text. */
+	for (p_ch = msg; *p_ch; p_ch++)
+		if ((u8)*p_ch < 0x20 || (u8)*p_ch > 0x7e)
+			*p_ch = '?';
 	pthread_mutex_lock(&p->lock);
 	p->errors++;
 	snprintf(p->last_error, sizeof(p->last_error), "%s", msg);

@@ -138,6 +138,12 @@ static void pipe_no_signal(struct fw_pipe_source *p, bool ended)
 	pthread_mutex_unlock(&p->lock);
 }
 
+static void pipe_buf_empty(struct fw_pipe_source *p)
+{
+	p->bpos = 0;
+	p->blen = 0;
+}
+
 /* Wait for input or the stop event; more bytes in buf, or why not. */
 static enum pipe_rd pipe_fill(struct fw_pipe_source *p)
 {
@@ -148,7 +154,7 @@ static enum pipe_rd pipe_fill(struct fw_pipe_source *p)
 	ssize_t n;
 
 	if (p->bpos == p->blen)
-		p->bpos = p->blen = 0;
+		pipe_buf_empty(p);
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -198,7 +204,7 @@ static enum pipe_rd pipe_line(struct fw_pipe_source *p, char *line,
 			line[n++] = (char)c;
 		}
 		/* Compact: the line so far is in line[], not in buf. */
-		p->bpos = p->blen = 0;
+		pipe_buf_empty(p);
 		r = pipe_fill(p);
 		if (r == PIPE_EOF && n)
 			return PIPE_TRUNC;
@@ -239,7 +245,7 @@ static enum pipe_rd pipe_drain(struct fw_pipe_source *p)
 	enum pipe_rd r;
 
 	for (;;) {
-		p->bpos = p->blen = 0;
+		pipe_buf_empty(p);
 		r = pipe_fill(p);
 		if (r != PIPE_OK)
 			return r;
@@ -592,7 +598,7 @@ static void pipe_close(struct fw_pipe_source *p)
 	if (p->fd >= 0 && !p->is_stdin)
 		close(p->fd);
 	p->fd = -1;
-	p->bpos = p->blen = 0;
+	pipe_buf_empty(p);
 }
 
 static void *pipe_thread(void *arg)

@@ -668,6 +668,49 @@ TEST_F(pipe, swap_through_the_control_command_while_streaming)
 	EXPECT_TRUE(strstr(self->out, "hdmi_source=720p60\n"));
 }
 
+/*
+ * A size without a timing: 128x48 (8:3) in 640x480p60, the picture
+ * scaled to the width, black bars above and below it.
+ */
+TEST_F(pipe, size_without_a_timing_is_letterboxed)
+{
+	const u32 w = 640, h = 480;
+	const size_t fsz = (size_t)w * h * 3 / 2;
+	char line[160];
+	u8 *frame;
+	u64 seq;
+	u32 slot;
+	int fd;
+
+	plug(self->r);
+	snprintf(line, sizeof(line), "source pipe:%s", self->fifo);
+	ASSERT_EQ(CMD(line), 0);
+	fd = open_writer(self->r, self->fifo, 2000);
+	ASSERT_GE(fd, 0);
+	ASSERT_TRUE(put_header(fd, 128, 48, "30:1"));
+	ASSERT_TRUE(put_frame(fd, 128, 48, 180));
+	ASSERT_TRUE(wait_link(self->r, VCAP_LINK_LOCKED, 1000));
+	EXPECT_TRUE(link_timing_is(self->c, "640x480p60"));
+	ASSERT_EQ(start_hdmi(self->r, VCAP_FMT_YUV420, w, h, 60), 0);
+	t_run_ms(self->r, 100);
+	frame = malloc(fsz);
+	ASSERT_TRUE(frame);
+	slot = t_rd32(&self->c->status.latest_slot);
+	ASSERT_LT(slot, VCAP_MAX_SLOTS);
+	ASSERT_EQ(t_read_slot(self->c, slot, self->r->board.mem +
+			      t_rd64(&self->c->status.ring_offset) +
+			      slot * t_rd64(&self->c->status.slot_stride),
+			      fsz, frame, &seq), T_READ_OK);
+	/* 640x240 of picture, rows 120 to 359; black above and below. */
+	EXPECT_EQ(frame[(size_t)100 * w + 320], 16);
+	EXPECT_EQ(frame[(size_t)130 * w + 320], 180);
+	EXPECT_EQ(frame[(size_t)240 * w + 0], 180);
+	EXPECT_EQ(frame[(size_t)350 * w + 639], 180);
+	EXPECT_EQ(frame[(size_t)370 * w + 320], 16);
+	free(frame);
+	close(fd);
+}
+
 TEST_F(pipe, standard_input_ends_for_good)
 {
 	int p[2];

@@ -711,6 +711,71 @@ TEST_F(pipe, size_without_a_timing_is_letterboxed)
 	close(fd);
 }
 
+TEST_F(pipe, interlaced_or_too_large_stream_is_out_of_range)
+{
+	static const char it[] = "YUV4MPEG2 W1920 H1080 F30:1 It\n";
+	static const char big[] = "YUV4MPEG2 W4096 H2160 F30:1\n";
+	char line[160];
+	int fd;
+
+	plug(self->r);
+	snprintf(line, sizeof(line), "source pipe:%s", self->fifo);
+	ASSERT_EQ(CMD(line), 0);
+	fd = open_writer(self->r, self->fifo, 2000);
+	ASSERT_GE(fd, 0);
+	ASSERT_TRUE(put(fd, it, strlen(it)));
+	EXPECT_TRUE(wait_link(self->r, VCAP_LINK_OUT_OF_RANGE, 1000));
+	ASSERT_EQ(CMD("stats"), 0);
+	EXPECT_TRUE(strstr(self->out, "hdmi_source=out-of-range\n"));
+	close(fd);
+	EXPECT_TRUE(wait_link(self->r, VCAP_LINK_NO_SIGNAL, 1000));
+	fd = open_writer(self->r, self->fifo, 2000);
+	ASSERT_GE(fd, 0);
+	ASSERT_TRUE(put(fd, big, strlen(big)));
+	EXPECT_TRUE(wait_link(self->r, VCAP_LINK_OUT_OF_RANGE, 1000));
+	EXPECT_EQ(t_rd32(&self->c->link.timing.width), 4096);
+	close(fd);
+	EXPECT_TRUE(wait_link(self->r, VCAP_LINK_NO_SIGNAL, 1000));
+}
+
+/* A writer sending garbage again and again: one message a second. */
+TEST_F(pipe, errors_are_counted_and_their_messages_rate_limited)
+{
+	char line[160], log[160], buf[4096];
+	int fd, err_fd, saved, i, lines = 0;
+	ssize_t n, k;
+
+	snprintf(log, sizeof(log), "%s/err", self->dir);
+	err_fd = open(log, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ASSERT_GE(err_fd, 0);
+	saved = dup(STDERR_FILENO);
+	ASSERT_GE(saved, 0);
+	fflush(stderr);
+	dup2(err_fd, STDERR_FILENO);
+	snprintf(line, sizeof(line), "source pipe:%s", self->fifo);
+	ASSERT_EQ(CMD(line), 0);
+	for (i = 0; i < 5; i++) {
+		fd = open_writer(self->r, self->fifo, 2000);
+		ASSERT_GE(fd, 0);
+		EXPECT_TRUE(put(fd, "junk\n", 5));
+		close(fd);
+		t_run_ms(self->r, 30);
+	}
+	t_run_ms(self->r, 50);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	EXPECT_EQ(stat_u64(self->r, "pipe_errors"), 5);
+	n = pread(err_fd, buf, sizeof(buf) - 1, 0);
+	close(err_fd);
+	ASSERT_GE(n, 0);
+	buf[n] = 0;
+	for (k = 0; k < n; k++)
+		lines += buf[k] == '\n';
+	EXPECT_EQ(lines, 1);
+	EXPECT_TRUE(strstr(buf, "not a Y4M stream"));
+}
+
 TEST_F(pipe, standard_input_ends_for_good)
 {
 	int p[2];

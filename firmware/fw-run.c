@@ -117,10 +117,32 @@ void fw_run_fini(struct fw_run *r)
 	r->source = NULL;
 }
 
+/* A live source's signal is the receiver's source. */
+static void fw_run_follow_live(struct fw_run *r)
+{
+	struct fw_hdmi_source hs, *cur = &r->board.hdmi.source;
+
+	if (!fw_source_is_live(r->source) ||
+	    !r->source->ops->signal(r->source, &hs))
+		return;
+	if (hs.state == cur->state && hs.name == cur->name &&
+	    !memcmp(&hs.timing, &cur->timing, sizeof(hs.timing)))
+		return;
+	/* The loop publishes it: a new link, a source change in the guest. */
+	fw_hdmi_set_source(&r->board.hdmi, &hs);
+}
+
 void fw_run_set_source(struct fw_run *r, struct fw_source *s)
 {
+	bool was_live = fw_source_is_live(r->source);
+
+	if (!was_live && fw_source_is_live(s))
+		r->hdmi_before_live = r->board.hdmi.source;
 	fw_source_destroy(r->source);
 	r->source = s;
+	if (was_live && !fw_source_is_live(s))
+		fw_hdmi_set_source(&r->board.hdmi, &r->hdmi_before_live);
+	fw_run_follow_live(r);
 	fw_board_invalidate(&r->board);
 }
 
@@ -161,7 +183,8 @@ int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
 static bool fw_run_is_frame_spec(const char *spec)
 {
 	return !strcmp(spec, "pattern") || !strncmp(spec, "y4m:", 4) ||
-	       !strncmp(spec, "raw:", 4);
+	       !strncmp(spec, "raw:", 4) || !strncmp(spec, "pipe:", 5) ||
+	       !strcmp(spec, "-");
 }
 
 int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
@@ -172,6 +195,15 @@ int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 	char names[256];
 
 	if (!fw_hdmi_source_by_name(spec, &hs)) {
+		/* Another source in the HDMI input: a live one comes out. */
+		if (fw_source_is_live(r->source)) {
+			s = fw_source_pattern_new();
+			if (!s) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			fw_run_set_source(r, s);
+		}
 		/* The loop publishes it, unless the board is hung or gone. */
 		fw_hdmi_set_source(&r->board.hdmi, &hs);
 		return 0;
@@ -179,7 +211,7 @@ int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 	if (!fw_run_is_frame_spec(spec)) {
 		fw_hdmi_source_names(names, sizeof(names));
 		snprintf(err, errlen,
-			 "bad source '%s': an HDMI source is one of %s; frames come from pattern, y4m:FILE or raw:FILE:FOURCC:WxH",
+			 "bad source '%s': an HDMI source is one of %s; frames come from pattern, y4m:FILE or raw:FILE:FOURCC:WxH; live Y4M from pipe:PATH or - (standard input)",
 			 spec, names);
 		return -EINVAL;
 	}
@@ -432,6 +464,7 @@ void fw_run_once(struct fw_run *r)
 			fw_board_tick(b);
 			r->last_tick = now;
 		}
+		fw_run_follow_live(r);
 		/* A new EDID first: a START right behind it sees its link. */
 		if (fw_board_poll_link(b))
 			fw_run_notify(r, VCAP_VEC_STATUS);
@@ -579,6 +612,8 @@ static void fw_run_stats(struct fw_run *r, FILE *out)
 		fprintf(out, "scaled_from=%ux%u\n", m->src_w, m->src_h);
 	fprintf(out, "mode_gen=%u\n", b->mode_gen);
 	fprintf(out, "source=%s\n", r->source->desc);
+	if (r->source->ops->stats)
+		r->source->ops->stats(r->source, out);
 	fw_run_link_state(r, out);
 	fprintf(out, "edid_blocks=%u\n", b->hdmi.edid_blocks);
 	fprintf(out, "link_gen=%u\n", b->hdmi.link_gen);
@@ -702,7 +737,7 @@ int fw_run_command(void *ctx, int argc, char **argv, FILE *out)
 		fw_run_notify(r, VCAP_VEC_STATUS);
 		return 0;
 	}
-	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC | start FOURCC WxH FPS [PATTERN] | stop | guest-ram PATH [pc|q35]|none | %s",
+	fprintf(out, "unknown command '%s'; commands: stats | pattern NAME|request | source HDMI|SPEC|pipe:PATH|- | start FOURCC WxH FPS [PATTERN] | stop | guest-ram PATH [pc|q35]|none | %s",
 		argv[0], fw_fault_usage);
 	return -1;
 }

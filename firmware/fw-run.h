@@ -25,6 +25,8 @@ struct fw_run {
 	struct fw_ctl ctl;
 	bool has_ctl;
 	struct fw_source *source;
+	/* The HDMI source a live source unplugged, back when it goes. */
+	struct fw_hdmi_source hdmi_before_live;
 	struct fw_pace pace;
 	struct fw_fault fault;
 	struct fw_dma dma;
@@ -59,13 +61,18 @@ void fw_run_fini(struct fw_run *r);
 int fw_run_enable_dma(struct fw_run *r, const char *ram_path,
 		      enum fw_guest_machine m, char *err, size_t errlen);
 
-/* Replace the source (takes ownership). */
+/*
+ * Replace the source (takes ownership).  A live source drives the HDMI
+ * input from now on; the one before it is plugged back when a file or
+ * pattern source replaces it.
+ */
 void fw_run_set_source(struct fw_run *r, struct fw_source *s);
 
 /*
  * A source by name: an HDMI source (a timing name, none, unstable,
- * out-of-range) plugs into the receiver; a frame source spec (pattern,
- * y4m:FILE, raw:...) changes what frames show.  err names the problem.
+ * out-of-range) plugs into the receiver, unplugging a live source; a
+ * frame source spec (pattern, y4m:FILE, raw:...) changes what frames
+ * show; a live one (pipe:PATH, -) is both.  err names the problem.
  */
 int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 			   size_t errlen);

@@ -111,9 +111,13 @@ struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen)
 		return fw_source_pattern_new();
 	if (!strncmp(spec, "y4m:", 4) && spec[4])
 		return fw_source_y4m_new(spec + 4, err, errlen);
+	if (!strcmp(spec, "-"))
+		return fw_source_pipe_new("-", err, errlen);
+	if (!strncmp(spec, "pipe:", 5) && spec[5])
+		return fw_source_pipe_new(spec + 5, err, errlen);
 	if (strncmp(spec, "raw:", 4) || strlen(spec) >= sizeof(buf)) {
 		snprintf(err, errlen,
-			 "bad source '%s': expected pattern, y4m:FILE or raw:FILE:FOURCC:WxH",
+			 "bad source '%s': expected pattern, y4m:FILE, raw:FILE:FOURCC:WxH, pipe:PATH or -",
 			 spec);
 		return NULL;
 	}

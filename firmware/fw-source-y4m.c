@@ -18,7 +18,7 @@ static long line_len(const u8 *p, size_t avail)
 	return -1;
 }
 
-static int y4m_colour(const char *c, u32 *fourcc)
+int fw_y4m_colour(const char *c, u32 *fourcc)
 {
 	static const struct {
 		const char *name;
@@ -78,7 +78,7 @@ static int y4m_header(struct fw_file_source *fs, const char *path,
 			}
 			break;
 		case 'C':
-			if (y4m_colour(tok + 1, &fourcc)) {
+			if (fw_y4m_colour(tok + 1, &fourcc)) {
 				snprintf(err, errlen,
 					 "y4m %s: unsupported colour space '%s' (8-bit 420, 422, 444 or mono)",
 					 path, tok + 1);

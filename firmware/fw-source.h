@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Frame sources: what the board shows.  Test patterns, a looping Y4M file,
- * or a file of raw frames; each is a struct fw_source with its ops.
+ * a file of raw frames, or live Y4M from a pipe; each is a struct
+ * fw_source with its ops.
  */
 #ifndef FW_SOURCE_H
 #define FW_SOURCE_H
 
 #include <stddef.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "fw-hdmi.h"
 #include "vcap-pattern.h"
 
 /* What one frame must look like. */
@@ -31,6 +35,13 @@ struct fw_source_ops {
 	 */
 	void (*render)(struct fw_source *s, const struct fw_frame_req *req,
 		       u8 *dst, u64 seq, u64 prev);
+	/*
+	 * A live source is also what the HDMI input receives: the
+	 * receiver's source now, into hs.  NULL for file sources.
+	 */
+	bool (*signal)(struct fw_source *s, struct fw_hdmi_source *hs);
+	/* Lines of its own for stats ("key=value\n"); may be NULL. */
+	void (*stats)(struct fw_source *s, FILE *out);
 	void (*destroy)(struct fw_source *s);
 };
 
@@ -44,10 +55,27 @@ struct fw_source *fw_source_y4m_new(const char *path, char *err,
 				    size_t errlen);
 struct fw_source *fw_source_raw_new(const char *path, u32 fourcc, u32 width,
 				    u32 height, char *err, size_t errlen);
+/*
+ * Live Y4M from path, a FIFO or any readable stream, or "-": standard
+ * input.  A FIFO is opened again at each end, for its next writer.
+ */
+struct fw_source *fw_source_pipe_new(const char *path, char *err,
+				     size_t errlen);
+
+/* The timing a live w x h stream at num/den fps locks to, or NULL. */
+const struct vcap_timing_def *fw_pipe_timing_for(u32 w, u32 h, u32 num,
+						 u32 den);
+
+/* Whether a source drives the HDMI input itself (a live source). */
+static inline bool fw_source_is_live(const struct fw_source *s)
+{
+	return s && s->ops->signal;
+}
 
 /*
- * From a command line spec: "pattern", "y4m:PATH" or
- * "raw:PATH:FOURCC:WxH".  NULL with err filled on failure.
+ * From a command line spec: "pattern", "y4m:PATH",
+ * "raw:PATH:FOURCC:WxH", "pipe:PATH" or "-".  NULL with err filled on
+ * failure.
  */
 struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen);
 

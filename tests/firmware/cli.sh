@@ -43,6 +43,7 @@ expect 1 "no board memory" -- serve
 expect 1 "No such file or directory" -- serve --source y4m:"$dir/none.y4m" --shm "$dir/m"
 expect 1 "frame 0 is truncated" -- serve --source y4m:"$dir/trunc.y4m" --shm "$dir/m"
 expect 1 "bad source 'webcam'" -- serve --source webcam --shm "$dir/m"
+expect 1 "pipe .*none.fifo: No such file or directory" -- serve --source pipe:"$dir/none.fifo" --shm "$dir/m"
 expect 1 "none unstable out-of-range" -- serve --source 1080i60 --shm "$dir/m"
 expect 1 "cannot create board memory" -- serve --shm /nonexistent/dir/m
 expect 1 "cannot listen on" -- serve --socket /nonexistent/dir/s
@@ -75,6 +76,17 @@ expect 0 "link=no-signal" -- ctl "$dir/s.ctl" stats
 expect 1 "bad source 'bogus': an HDMI source is one of .*1080p60" -- ctl "$dir/s.ctl" source bogus
 expect 0 "hdmi_source=out-of-range" -- ctl "$dir/s.ctl" source out-of-range
 expect 0 "hotplug=low" -- ctl "$dir/s.ctl" source 1080p60
+# A live stream through a FIFO: the HDMI source follows it.
+mkfifo "$dir/fifo"
+expect 0 "hdmi_source=none" -- ctl "$dir/s.ctl" source pipe:"$dir/fifo"
+{ printf 'YUV4MPEG2 W64 H48 F30:1\nFRAME\n'; head -c 4608 /dev/zero; } >"$dir/fifo"
+sleep 0.2
+expect 0 "pipe_frames_in=1" -- ctl "$dir/s.ctl" stats
+expect 0 "pipe_stream=64x48 rate=30/1 timing=640x480p60" -- ctl "$dir/s.ctl" stats
+printf 'garbage\n' >"$dir/fifo"
+sleep 0.2
+expect 0 "pipe_last_error=not a Y4M stream" -- ctl "$dir/s.ctl" stats
+expect 0 "hdmi_source=1080p60" -- ctl "$dir/s.ctl" source pattern
 expect 1 "unknown pattern 'plaid'" -- ctl "$dir/s.ctl" pattern plaid
 expect 1 "bad fault command" -- ctl "$dir/s.ctl" fault melt
 expect 0 "guest_ram=67108864 q35" -- ctl "$dir/s.ctl" stats

@@ -149,20 +149,48 @@ static int vcap_pick_slot(struct vcap_dev *vdev, bool newest_only,
 
 /*
  * When the frame ended (V4L2_BUF_FLAG_TSTAMP_SRC_EOF): the time the board
- * stamped it with (board_ns), where the board's clock is this machine's
- * CLOCK_MONOTONIC (the software board), else the time the board said it
- * was done.  Either is a board value: one in the future, or before the
- * previous buffer's, or more than a second old, gives way to now, the
- * time the driver took the frame.
+ * stamped it with (board_ns).  The software board's clock is this
+ * machine's CLOCK_MONOTONIC; a PCI board's is its own, carried into this
+ * one by the offset vcap_clock estimates from the stamps themselves, so
+ * a live source's capture times keep their spacing.  Either is a board
+ * value: one in the future, or before the previous buffer's, or more than
+ * a second old, gives way to now, the time the driver took the frame.
  */
 u64 vcap_deliver_time(struct vcap_dev *vdev, u64 board_ns, u64 now)
 {
-	u64 t = vdev->soft ? board_ns : (u64)atomic64_read(&vdev->notify_ns);
+	u64 t = board_ns;
 
 	lockdep_assert_held(&vdev->deliver_lock);
+	if (!vdev->soft) {
+		vcap_clock_sample(&vdev->board_clock, board_ns, now);
+		t = vcap_clock_map(&vdev->board_clock, board_ns);
+	}
 	if (t > now || t <= vdev->last_timestamp || now - t > NSEC_PER_SEC)
 		t = now;
 	return t;
+}
+
+/*
+ * Frames the board made before frame seq, since the last one handled,
+ * that this stream never got.  seq is a board value: the gap is capped
+ * so the V4L2 sequence moves on by a sane amount whatever it says.
+ */
+u32 vcap_deliver_gap(struct vcap_dev *vdev, u64 seq)
+{
+	lockdep_assert_held(&vdev->deliver_lock);
+	if (!vdev->have_seq)
+		return 0;
+	return min_t(u64, seq - vdev->last_board_seq - 1, U32_MAX / 2);
+}
+
+/* Board frame seq was handled, gap frames before it lost. */
+void vcap_deliver_advance(struct vcap_dev *vdev, u64 seq, u32 gap)
+{
+	lockdep_assert_held(&vdev->deliver_lock);
+	atomic64_add(gap, &vdev->stats.dropped);
+	WRITE_ONCE(vdev->have_seq, true);
+	WRITE_ONCE(vdev->last_board_seq, seq);
+	vdev->sequence += gap + 1;
 }
 
 /*
@@ -305,17 +333,16 @@ static void vcap_deliver_frames(struct vcap_dev *vdev)
 	if (!vcap_enter(vdev, &idx))
 		return;
 	for (budget = 2 * VCAP_MAX_SLOTS; budget; budget--) {
-		u64 seq, gap;
+		u64 seq;
+		u32 gap;
 
 		slot = vcap_pick_slot(vdev, torn > 0, &hdr, &lock);
 		if (slot < 0)
 			break;
 		seq = le64_to_cpu(hdr.sequence);
-		/* Frames the board made that this stream never got. */
-		gap = vdev->have_seq ? seq - vdev->last_board_seq - 1 : 0;
-		gap = min_t(u64, gap, U32_MAX / 2);
+		gap = vcap_deliver_gap(vdev, seq);
 		if (vcap_deliver_one(vdev, slot, &hdr, lock,
-				     vdev->sequence + (u32)gap,
+				     vdev->sequence + gap,
 				     torn + 1 >= VCAP_MAX_TORN) ==
 		    VCAP_COPY_TORN) {
 			torn++;
@@ -323,10 +350,7 @@ static void vcap_deliver_frames(struct vcap_dev *vdev)
 		}
 		torn = 0;
 		vdev->stale_lock[slot] = lock;
-		atomic64_add(gap, &vdev->stats.dropped);
-		WRITE_ONCE(vdev->have_seq, true);
-		WRITE_ONCE(vdev->last_board_seq, seq);
-		vdev->sequence += (u32)gap + 1;
+		vcap_deliver_advance(vdev, seq, gap);
 	}
 	vcap_exit(vdev, idx);
 }
@@ -354,11 +378,24 @@ const struct vcap_transfer_ops vcap_copy_transfer = {
 
 void vcap_deliver_log_status(struct vcap_dev *vdev)
 {
+	struct vcap_clock clock;
+
 	v4l2_info(&vdev->v4l2_dev,
 		  "transfer: %s, %lld DMA completions refused, %lld pages quarantined\n",
 		  vdev->xfer->name,
 		  (long long)atomic64_read(&vdev->stats.dma_refused),
 		  (long long)atomic64_read(&vdev->stats.dma_quarantined_pages));
+	if (vdev->soft)
+		return;
+	mutex_lock(&vdev->deliver_lock);
+	clock = vdev->board_clock;
+	mutex_unlock(&vdev->deliver_lock);
+	if (clock.valid)
+		v4l2_info(&vdev->v4l2_dev,
+			  "board clock: %lld ns behind this one, %llu stamps refused\n",
+			  (long long)clock.offset, clock.refused);
+	else
+		v4l2_info(&vdev->v4l2_dev, "board clock: no stamp yet\n");
 }
 
 void vcap_deliver_work(struct work_struct *work)

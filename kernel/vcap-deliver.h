@@ -43,6 +43,12 @@ void vcap_deliver_log_status(struct vcap_dev *vdev);
  * (checked), and a filled buffer handed to vcap_deliver_complete().
  */
 u64 vcap_deliver_time(struct vcap_dev *vdev, u64 board_ns, u64 now);
+/*
+ * The sequence: frames lost before board frame seq, and seq handled
+ * with them.
+ */
+u32 vcap_deliver_gap(struct vcap_dev *vdev, u64 seq);
+void vcap_deliver_advance(struct vcap_dev *vdev, u64 seq, u32 gap);
 void vcap_deliver_fill_done(struct vcap_dev *vdev, struct vcap_buffer *buf,
 			    u32 sequence, u64 timestamp,
 			    enum vb2_buffer_state state);

@@ -547,9 +547,9 @@ static void vcap_dma_complete(struct vcap_dev *vdev, u32 expect)
 {
 	struct vcap_dma *dma = vdev->dma;
 	const struct vcap_dma_comp *c;
-	u32 index, id, used, flags, gen;
+	u32 index, id, used, flags, gen, gap;
 	struct vcap_buffer *buf;
-	u64 seq, ts, gap, now;
+	u64 seq, ts, now;
 
 	c = &dma->comp[expect & (dma->entries - 1)];
 	/* The entry after the head that published it. */
@@ -579,27 +579,22 @@ static void vcap_dma_complete(struct vcap_dev *vdev, u32 expect)
 		return;
 	}
 
-	/* Frames the board made that this stream never got. */
-	gap = vdev->have_seq ? seq - vdev->last_board_seq - 1 : 0;
-	gap = min_t(u64, gap, U32_MAX / 2);
+	gap = vcap_deliver_gap(vdev, seq);
 	ts = vcap_deliver_time(vdev, ts, now);
 	if ((flags & (VCAP_COMP_ERROR | VCAP_COMP_NO_SIGNAL)) ||
 	    used != vdev->ring.sizeimage) {
 		atomic64_inc(&vdev->stats.rejected);
-		vcap_deliver_fill_done(vdev, buf, vdev->sequence + (u32)gap,
+		vcap_deliver_fill_done(vdev, buf, vdev->sequence + gap,
 				       ts, VB2_BUF_STATE_ERROR);
 	} else {
 		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, used);
-		vcap_deliver_fill_done(vdev, buf, vdev->sequence + (u32)gap,
+		vcap_deliver_fill_done(vdev, buf, vdev->sequence + gap,
 				       ts, VB2_BUF_STATE_DONE);
 		atomic64_inc(&vdev->stats.delivered);
 		atomic64_set(&vdev->stats.latency_ns,
 			     ktime_get_ns() - atomic64_read(&vdev->notify_ns));
 	}
-	atomic64_add(gap, &vdev->stats.dropped);
-	WRITE_ONCE(vdev->have_seq, true);
-	WRITE_ONCE(vdev->last_board_seq, seq);
-	vdev->sequence += (u32)gap + 1;
+	vcap_deliver_advance(vdev, seq, gap);
 }
 
 /*

@@ -25,6 +25,7 @@
 #include <media/videobuf2-v4l2.h>
 
 #include <vcap/board.h>
+#include "vcap-clock.h"
 
 #define VCAP_DRV_NAME		"vcap"
 #define VCAP_MAX_BOARDS		16
@@ -202,6 +203,7 @@ struct vcap_dev {
 	u64 last_board_seq;		/* newest board frame handled */
 	u32 sequence;			/* next V4L2 sequence number */
 	u64 last_timestamp;		/* of the last buffer, ns */
+	struct vcap_clock board_clock;	/* a PCI board's stamps, here */
 	u32 stale_lock[VCAP_MAX_SLOTS];	/* slot locks of frames handled */
 	struct work_struct deliver_work;
 	struct workqueue_struct *wq;	/* const; ordered: one item at a time */

@@ -392,7 +392,7 @@ void vcap_deliver_log_status(struct vcap_dev *vdev)
 	mutex_unlock(&vdev->deliver_lock);
 	if (clock.valid)
 		v4l2_info(&vdev->v4l2_dev,
-			  "board clock: %lld ns behind this one, %llu stamps refused\n",
+			  "board clock: this one's time minus the board's %lld ns, %llu stamps refused\n",
 			  (long long)clock.offset, clock.refused);
 	else
 		v4l2_info(&vdev->v4l2_dev, "board clock: no stamp yet\n");

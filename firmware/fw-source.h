@@ -63,7 +63,7 @@ struct fw_source *fw_source_pipe_new(const char *path, char *err,
 				     size_t errlen);
 
 /* The timing a live w x h stream at num/den fps locks to, or NULL. */
-const struct vcap_timing_def *fw_pipe_timing_for(u32 w, u32 h, u32 num,
+const struct vcap_timing_def *fw_live_timing_for(u32 w, u32 h, u32 num,
 						 u32 den);
 
 /* Whether a source drives the HDMI input itself (a live source). */

@@ -255,7 +255,7 @@ TEST(timing_rule_is_the_tables_size_and_nearest_rate)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		d = fw_pipe_timing_for(tab[i].w, tab[i].h, tab[i].num,
+		d = fw_live_timing_for(tab[i].w, tab[i].h, tab[i].num,
 				       tab[i].den);
 		ASSERT_TRUE(d);
 		if (strcmp(d->name, tab[i].name))
@@ -263,7 +263,7 @@ TEST(timing_rule_is_the_tables_size_and_nearest_rate)
 			       tab[i].num, tab[i].den, d->name);
 		EXPECT_EQ(strcmp(d->name, tab[i].name), 0);
 	}
-	EXPECT_FALSE(fw_pipe_timing_for(4096, 2160, 30, 1));
+	EXPECT_FALSE(fw_live_timing_for(4096, 2160, 30, 1));
 }
 
 /*

@@ -338,6 +338,11 @@ static void fw_pipe_render(struct fw_source *s, const struct fw_frame_req *req,
 	fw_live_render(&((struct fw_pipe_source *)s)->live, req, dst, seq);
 }
 
+static u64 fw_pipe_captured(struct fw_source *s)
+{
+	return fw_live_captured(&((struct fw_pipe_source *)s)->live);
+}
+
 static bool fw_pipe_signal(struct fw_source *s, struct fw_hdmi_source *hs)
 {
 	fw_live_signal(&((struct fw_pipe_source *)s)->live, hs);
@@ -359,6 +364,7 @@ static void fw_pipe_destroy(struct fw_source *s)
 
 static const struct fw_source_ops fw_pipe_ops = {
 	.render = fw_pipe_render,
+	.captured = fw_pipe_captured,
 	.signal = fw_pipe_signal,
 	.stats = fw_pipe_stats,
 	.destroy = fw_pipe_destroy,

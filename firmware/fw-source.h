@@ -40,6 +40,12 @@ struct fw_source_ops {
 	 * receiver's source now, into hs.  NULL for file sources.
 	 */
 	bool (*signal)(struct fw_source *s, struct fw_hdmi_source *hs);
+	/*
+	 * The capture time (CLOCK_MONOTONIC ns) of the frame render drew
+	 * last, 0 if it drew none of its input; NULL for sources that make
+	 * their frames, which the board stamps with the time it began them.
+	 */
+	u64 (*captured)(struct fw_source *s);
 	/* Lines of its own for stats ("key=value\n"); may be NULL. */
 	void (*stats)(struct fw_source *s, FILE *out);
 	void (*destroy)(struct fw_source *s);

@@ -82,24 +82,7 @@ static u32 start_hdmi(struct fw_run *r, u32 fourcc, u32 w, u32 h, u32 den)
 /* A good EDID, as a driver writes it: hotplug goes high. */
 static void plug(struct fw_run *r)
 {
-	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
-	struct vcap_board_ctrl *c = r->board.ctrl;
-	u8 d[VCAP_EDID_BLOCK_SIZE] = { 0 }, sum = 0;
-	unsigned int i;
-
-	memcpy(d, header, sizeof(header));
-	d[8] = 0x59;
-	d[9] = 0x50;
-	d[18] = 1;
-	d[19] = 3;
-	for (i = 0; i < VCAP_EDID_BLOCK_SIZE - 1; i++)
-		sum += d[i];
-	d[VCAP_EDID_BLOCK_SIZE - 1] = (u8)(0x100 - sum);
-	memset(c->edid.data, 0, sizeof(c->edid.data));
-	memcpy(c->edid.data, d, sizeof(d));
-	t_wr32(&c->edid.blocks, 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	t_wr32(&c->edid.gen, t_rd32(&c->edid.gen) + 1);
+	t_write_edid(r->board.ctrl);
 	t_run_ms(r, 10);
 }
 

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,19 @@ int fw_live_init(struct fw_live *l, const char *kind, const char *name,
 
 int fw_live_start(struct fw_live *l, void *(*fn)(void *), void *arg)
 {
-	if (pthread_create(&l->thread, NULL, fn, arg))
+	sigset_t all, old;
+	int ret;
+
+	/*
+	 * The reader takes no signal: SIGTERM and SIGINT are for the main
+	 * loop's signalfd, which may not be set up yet when a source is
+	 * made, and would otherwise kill the process from this thread.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&l->thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
 		return -1;
 	l->running = true;
 	return 0;

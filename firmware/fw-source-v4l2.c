@@ -530,6 +530,16 @@ static void v4l2_frame(struct fw_v4l2_source *v, const struct vcap_frame *f)
 			       (unsigned long long)f->sequence, msg);
 }
 
+/* libvcap's last call failed while streaming: the device is lost. */
+static enum v4l2_end v4l2_lost(struct fw_v4l2_source *v)
+{
+	if (vcap_last_errno() == ENODEV)
+		fw_live_error(&v->live, "unplugged: %s", vcap_last_error());
+	else
+		fw_live_error(&v->live, "%s", vcap_last_error());
+	return V4L2_LOST;
+}
+
 static enum v4l2_end v4l2_stream(struct fw_v4l2_source *v)
 {
 	struct vcap_frame f;
@@ -545,20 +555,11 @@ static enum v4l2_end v4l2_stream(struct fw_v4l2_source *v)
 			v4l2_stream_start(v, NULL);
 			continue;
 		}
-		if (ret < 0) {
-			if (vcap_last_errno() == ENODEV)
-				fw_live_error(&v->live, "unplugged: %s",
-					      vcap_last_error());
-			else
-				fw_live_error(&v->live, "%s",
-					      vcap_last_error());
-			return V4L2_LOST;
-		}
+		if (ret < 0)
+			return v4l2_lost(v);
 		v4l2_frame(v, &f);
-		if (vcap_v4l2_release(v->dev, &f)) {
-			fw_live_error(&v->live, "%s", vcap_last_error());
-			return V4L2_LOST;
-		}
+		if (vcap_v4l2_release(v->dev, &f))
+			return v4l2_lost(v);
 	}
 }
 

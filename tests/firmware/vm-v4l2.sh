@@ -68,11 +68,14 @@ for i in $(seq 100); do
 done
 grep -q ready "$out/fw.log" || { cat "$out/fw.log"; die "vcap-fw did not start"; }
 
+"$fw" ctl "$ctl" stats >"$out/stats0" || fail "stats"
 t0=$(date +%s.%N)
 "$guest" stream "$mem" "$out/ref.yuv" $W $H "$fps" 4 || fail "stream"
 "$fw" ctl "$ctl" stats >"$out/stats1" || fail "stats"
 t1=$(date +%s.%N)
-n=$(sed -n 's/^v4l2_frames_in=//p' "$out/stats1")
+n0=$(sed -n 's/^v4l2_frames_in=//p' "$out/stats0")
+n1=$(sed -n 's/^v4l2_frames_in=//p' "$out/stats1")
+n=$((n1 - n0))
 rate=$(echo "$n $t0 $t1" | awk '{ printf "%d", $1 / ($3 - $2) }')
 say "the camera's frames into the board: $n, $rate a second"
 # The reader keeps up with the camera; an emulated guest on a loaded

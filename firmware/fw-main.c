@@ -18,6 +18,8 @@ static void usage(FILE *f)
 "Usage: vcap-fw serve [OPTIONS]     run the board\n"
 "       vcap-fw ctl SOCKET COMMAND  talk to a running board\n"
 "       vcap-fw modes [--size N]    print the modes a board publishes\n"
+"       vcap-fw --list-sources      the host's cameras and their modes, and\n"
+"                                   every kind of source\n"
 "\n"
 "serve options:\n"
 "  --shm NAME|PATH     board memory: a file (PATH with '/') or /dev/shm/NAME;\n"
@@ -30,7 +32,8 @@ static void usage(FILE *f)
 "  --pidfile FILE      write the process id once ready\n"
 "  --source SPEC       frames from pattern (default), y4m:FILE,\n"
 "                      raw:FILE:FOURCC:WxH; live Y4M from pipe:PATH (a FIFO\n"
-"                      or any stream) or - (standard input), which is also\n"
+"                      or any stream) or - (standard input), or a camera,\n"
+"                      v4l2:DEVICE[:WxH][@FPS][:FOURCC], which are also\n"
 "                      the HDMI input's signal; or the source on the HDMI\n"
 "                      input: a timing (" FW_HDMI_DEFAULT_SOURCE " by default, 720p60, ...),\n"
 "                      none, unstable or out-of-range; repeatable\n"
@@ -349,6 +352,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "modes"))
 		return cmd_modes(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--list-sources")) {
+		if (argc != 2) {
+			usage(stderr);
+			return 2;
+		}
+		fw_source_list(stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;

@@ -184,7 +184,7 @@ static bool fw_run_is_frame_spec(const char *spec)
 {
 	return !strcmp(spec, "pattern") || !strncmp(spec, "y4m:", 4) ||
 	       !strncmp(spec, "raw:", 4) || !strncmp(spec, "pipe:", 5) ||
-	       !strcmp(spec, "-");
+	       !strcmp(spec, "-") || !strncmp(spec, "v4l2:", 5);
 }
 
 int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
@@ -211,7 +211,7 @@ int fw_run_set_source_spec(struct fw_run *r, const char *spec, char *err,
 	if (!fw_run_is_frame_spec(spec)) {
 		fw_hdmi_source_names(names, sizeof(names));
 		snprintf(err, errlen,
-			 "bad source '%s': an HDMI source is one of %s; frames come from pattern, y4m:FILE or raw:FILE:FOURCC:WxH; live Y4M from pipe:PATH or - (standard input)",
+			 "bad source '%s': an HDMI source is one of %s; frames come from pattern, y4m:FILE or raw:FILE:FOURCC:WxH; live Y4M from pipe:PATH or - (standard input); a camera from v4l2:DEVICE",
 			 spec, names);
 		return -EINVAL;
 	}
@@ -255,18 +255,25 @@ static u32 fw_run_rand(struct fw_run *r)
 	return x;
 }
 
-/* One frame's pixels, from the source, or black filler without a signal. */
-static void fw_run_render(struct fw_run *r, const struct fw_frame_req *req,
-			  u8 *dst, u64 seq, u64 prev)
+/*
+ * One frame's pixels, from the source, or black filler without a signal;
+ * its timestamp: a live source's capture time, else now (frame begun).
+ */
+static u64 fw_run_render(struct fw_run *r, const struct fw_frame_req *req,
+			 u8 *dst, u64 seq, u64 prev, u64 now)
 {
+	struct fw_source *s = r->source;
 	struct vcap_gen g;
+	u64 t;
 
 	if (r->board.no_signal) {
 		if (!vcap_gen_init(&g, &req->fmt, VCAP_PATTERN_SOLID_BLACK, 0))
 			vcap_gen_render(&g, dst, seq, prev);
-	} else {
-		r->source->ops->render(r->source, req, dst, seq, prev);
+		return now;
 	}
+	s->ops->render(s, req, dst, seq, prev);
+	t = s->ops->captured ? s->ops->captured(s) : 0;
+	return t ? t : now;
 }
 
 /* The completion fault that damages a frame's own completion, if any. */
@@ -361,7 +368,8 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 		 * Straight into the posted buffer, every pixel written once;
 		 * the slot for VRAM readers is a host copy of it.
 		 */
-		fw_run_render(r, &req, buf, seq, VCAP_GEN_NONE);
+		df.ts_ns = fw_run_render(r, &req, buf, seq, VCAP_GEN_NONE,
+					 now);
 		fault = fw_run_inline_fault(r);
 		if (fw_dma_frame_end(&r->dma, &b->ctrl->dma, &df, fault))
 			r->fault.comp[fault]--;
@@ -370,8 +378,8 @@ static void fw_run_frame(struct fw_run *r, u64 now)
 	if (buf)
 		memcpy(dst, buf, m->fmt.sizeimage);
 	else
-		fw_run_render(r, &req, dst, seq, prev);
-	fw_board_frame_end(b, slot, seq, now, m->fmt.sizeimage, flags);
+		df.ts_ns = fw_run_render(r, &req, dst, seq, prev, now);
+	fw_board_frame_end(b, slot, seq, df.ts_ns, m->fmt.sizeimage, flags);
 	if (r->fault.corrupt != FW_CORRUPT_NONE) {
 		fw_board_corrupt(b, slot, r->fault.corrupt);
 		r->fault.corrupt = FW_CORRUPT_NONE;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
-/* Looping playback of frames held in a file, and the source spec parser. */
+/* Looping playback of frames held in a file, and the source specs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fw-source-file.h"
+#include "fw-source-v4l2.h"
 #include "vcap-stamp.h"
 
 static void fw_file_render(struct fw_source *s, const struct fw_frame_req *req,
@@ -115,9 +116,11 @@ struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen)
 		return fw_source_pipe_new("-", err, errlen);
 	if (!strncmp(spec, "pipe:", 5) && spec[5])
 		return fw_source_pipe_new(spec + 5, err, errlen);
+	if (!strncmp(spec, "v4l2:", 5) && spec[5])
+		return fw_source_v4l2_new(spec + 5, err, errlen);
 	if (strncmp(spec, "raw:", 4) || strlen(spec) >= sizeof(buf)) {
 		snprintf(err, errlen,
-			 "bad source '%s': expected pattern, y4m:FILE, raw:FILE:FOURCC:WxH, pipe:PATH or -",
+			 "bad source '%s': expected pattern, y4m:FILE, raw:FILE:FOURCC:WxH, pipe:PATH, - or v4l2:DEVICE[:WxH][@FPS][:FOURCC]",
 			 spec);
 		return NULL;
 	}
@@ -138,4 +141,24 @@ struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen)
 	path = buf;
 	fourcc = VCAP_FOURCC(fcc[0], fcc[1], fcc[2], fcc[3]);
 	return fw_source_raw_new(path, fourcc, w, h, err, errlen);
+}
+
+void fw_source_list(FILE *out)
+{
+	char names[512];
+
+	fw_hdmi_source_names(names, sizeof(names));
+	fprintf(out,
+		"Live sources, the HDMI input's signal:\n"
+		"  v4l2:DEVICE[:WxH][@FPS][:FOURCC]  a camera or capture card of this host:\n");
+	fw_v4l2_list(out);
+	fprintf(out,
+		"  pipe:PATH   live Y4M from a FIFO or any stream (ffmpeg, GStreamer)\n"
+		"  -           live Y4M from standard input\n"
+		"Frame sources:\n"
+		"  pattern     the test patterns (default)\n"
+		"  y4m:FILE    a Y4M file, looping\n"
+		"  raw:FILE:FOURCC:WxH  a file of raw frames in a board format, looping\n"
+		"Sources plugged into the HDMI input (timings):\n"
+		"  %s\n", names);
 }

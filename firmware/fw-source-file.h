@@ -20,7 +20,4 @@ struct fw_file_source *fw_file_source_open(const char *path, char *err,
 					   size_t errlen);
 void fw_file_source_free(struct fw_file_source *fs);
 
-/* A Y4M colour space (C tag: 420jpeg, 422, mono, ...) as a layout. */
-int fw_y4m_colour(const char *c, u32 *fourcc);
-
 #endif /* FW_SOURCE_FILE_H */

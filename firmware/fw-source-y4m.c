@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fw-source-file.h"
+#include "fw-y4m.h"
 
 #define Y4M_MAX_LINE	1024
 
@@ -18,33 +19,11 @@ static long line_len(const u8 *p, size_t avail)
 	return -1;
 }
 
-int fw_y4m_colour(const char *c, u32 *fourcc)
-{
-	static const struct {
-		const char *name;
-		u32 fourcc;
-	} tab[] = {
-		{ "420jpeg", VCAP_FMT_YUV420 }, { "420paldv", VCAP_FMT_YUV420 },
-		{ "420mpeg2", VCAP_FMT_YUV420 }, { "420", VCAP_FMT_YUV420 },
-		{ "422", FW_FMT_YUV422P }, { "444", FW_FMT_YUV444P },
-		{ "mono", VCAP_FMT_GREY },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (!strcmp(c, tab[i].name)) {
-			*fourcc = tab[i].fourcc;
-			return 0;
-		}
-	return -1;
-}
-
 static int y4m_header(struct fw_file_source *fs, const char *path,
 		      size_t *pos, char *err, size_t errlen)
 {
-	char line[Y4M_MAX_LINE + 1], *tok, *save;
-	unsigned long w = 0, h = 0;
-	u32 fourcc = VCAP_FMT_YUV420;
+	char line[Y4M_MAX_LINE + 1], msg[200];
+	struct fw_y4m_header h;
 	long n;
 
 	if (fs->len < 10 || memcmp(fs->map, "YUV4MPEG2", 9) ||
@@ -60,45 +39,15 @@ static int y4m_header(struct fw_file_source *fs, const char *path,
 	memcpy(line, fs->map, (size_t)n);
 	line[n] = 0;
 	*pos = (size_t)n + 1;
-	for (tok = strtok_r(line + 9, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		char *end;
-
-		switch (tok[0]) {
-		case 'W':
-		case 'H':
-			if (tok[0] == 'W')
-				w = strtoul(tok + 1, &end, 10);
-			else
-				h = strtoul(tok + 1, &end, 10);
-			if (end == tok + 1 || *end) {
-				snprintf(err, errlen, "y4m %s: bad parameter '%s'",
-					 path, tok);
-				return -1;
-			}
-			break;
-		case 'C':
-			if (fw_y4m_colour(tok + 1, &fourcc)) {
-				snprintf(err, errlen,
-					 "y4m %s: unsupported colour space '%s' (8-bit 420, 422, 444 or mono)",
-					 path, tok + 1);
-				return -1;
-			}
-			break;
-		default:
-			/* F (rate), I (interlace), A (aspect), X (comment). */
-			break;
-		}
-	}
-	if (!w || !h || w > 8192 || h > 8192) {
-		snprintf(err, errlen, "y4m %s: missing or bad frame size (W%lu H%lu)",
-			 path, w, h);
+	if (fw_y4m_parse_header(line, &h, msg, sizeof(msg))) {
+		snprintf(err, errlen, "y4m %s: %s", path, msg);
 		return -1;
 	}
-	fs->image.fourcc = fourcc;
-	fs->image.width = (u32)w;
-	fs->image.height = (u32)h;
-	fs->image.bytesperline = (u32)w;
+	/* A file plays as progressive frames, whatever it says. */
+	fs->image.fourcc = h.fourcc;
+	fs->image.width = h.w;
+	fs->image.height = h.h;
+	fs->image.bytesperline = h.w;
 	return 0;
 }
 

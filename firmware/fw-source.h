@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Frame sources: what the board shows.  Test patterns, a looping Y4M file,
- * a file of raw frames, or live Y4M from a pipe; each is a struct
- * fw_source with its ops.
+ * a file of raw frames, live Y4M from a pipe, or a V4L2 capture device
+ * of the host (a camera); each is a struct fw_source with its ops.
  */
 #ifndef FW_SOURCE_H
 #define FW_SOURCE_H
@@ -40,6 +40,12 @@ struct fw_source_ops {
 	 * receiver's source now, into hs.  NULL for file sources.
 	 */
 	bool (*signal)(struct fw_source *s, struct fw_hdmi_source *hs);
+	/*
+	 * The capture time (CLOCK_MONOTONIC ns) of the frame render drew
+	 * last, 0 if it drew none of its input; NULL for sources that make
+	 * their frames, which the board stamps with the time it began them.
+	 */
+	u64 (*captured)(struct fw_source *s);
 	/* Lines of its own for stats ("key=value\n"); may be NULL. */
 	void (*stats)(struct fw_source *s, FILE *out);
 	void (*destroy)(struct fw_source *s);
@@ -62,8 +68,23 @@ struct fw_source *fw_source_raw_new(const char *path, u32 fourcc, u32 width,
 struct fw_source *fw_source_pipe_new(const char *path, char *err,
 				     size_t errlen);
 
+/*
+ * A V4L2 capture device of the host, from "PATH[:WxH][@FPS][:FOURCC]"
+ * (what follows "v4l2:"): its frames, raw or MJPEG, are the HDMI input's
+ * signal.  The device must open and have the mode; once running, an
+ * unplugged device is no signal until it is back.
+ */
+struct fw_source *fw_source_v4l2_new(const char *spec, char *err,
+				     size_t errlen);
+
+/*
+ * The host's V4L2 capture devices and their modes, and the other kinds
+ * of source, for --list-sources.
+ */
+void fw_source_list(FILE *out);
+
 /* The timing a live w x h stream at num/den fps locks to, or NULL. */
-const struct vcap_timing_def *fw_pipe_timing_for(u32 w, u32 h, u32 num,
+const struct vcap_timing_def *fw_live_timing_for(u32 w, u32 h, u32 num,
 						 u32 den);
 
 /* Whether a source drives the HDMI input itself (a live source). */
@@ -74,7 +95,7 @@ static inline bool fw_source_is_live(const struct fw_source *s)
 
 /*
  * From a command line spec: "pattern", "y4m:PATH",
- * "raw:PATH:FOURCC:WxH", "pipe:PATH" or "-".  NULL with err filled on
+ * "raw:PATH:FOURCC:WxH", "pipe:PATH", "-" or "v4l2:PATH[:MODE]".  NULL with err filled on
  * failure.
  */
 struct fw_source *fw_source_parse(const char *spec, char *err, size_t errlen);

@@ -22,7 +22,7 @@ esac
 V4L_PREFIX=${VCAP_V4L_PREFIX:-/opt/vcap/v4l-utils-trixie}
 CHECKPATCH_DIR=${VCAP_CHECKPATCH_DIR:-/opt/vcap/checkpatch}
 STAMP=/var/lib/vcap-deps.stamp
-DEPS_VERSION=9
+DEPS_VERSION=10
 CHROOTS=${VCAP_CHROOTS:-/var/cache/vcap/chroots}
 
 log() { printf 'install-deps: %s\n' "$*" >&2; }
@@ -91,7 +91,7 @@ install_host() {
 		build-essential cmake pkg-config git kmod cpio xz-utils zstd dkms man-db udev \
 		ffmpeg fswebcam gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
 		gcc-multilib qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
-		libsdl2-dev libdrm-dev libpng-dev xvfb gnuplot-nox v4l2loopback-source \
+		libsdl2-dev libdrm-dev libpng-dev libturbojpeg0-dev xvfb gnuplot-nox v4l2loopback-source \
 		debootstrap linux-image-amd64 linux-headers-amd64 >/dev/null
 
 	# Keep the 6.1 kernel when the metapackages move on to 6.12.

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "vtest.h"
 #include "fw-run.h"
+#include "fw-source-live.h"
 
 /*
  * A board over a fresh VRAM file of size bytes, run at real-time
@@ -91,6 +92,26 @@ static inline int t_cmd(struct fw_run *r, char *out, size_t outlen,
 		vtest_log("%s: %s", line, text ? text : "");
 	free(text);
 	return ret;
+}
+
+/* The value of key in a live source core's stats, or ~0 if not there. */
+static inline u64 t_live_stat(struct fw_live *l, const char *key)
+{
+	char *text = NULL, k[64], *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	u64 v = ~0ull;
+
+	if (!f)
+		return v;
+	fw_live_stats(l, f);
+	fclose(f);
+	snprintf(k, sizeof(k), "\n%s=", key);
+	p = strstr(text, k);
+	if (p)
+		v = strtoull(p + strlen(k), NULL, 10);
+	free(text);
+	return v;
 }
 
 #endif /* FW_TEST_RUN_H */

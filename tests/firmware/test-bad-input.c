@@ -339,7 +339,7 @@ TEST(bad_y4m_files_are_named)
 	TH_LOG("%s", err);
 	EXPECT_TRUE(y4m_error("nosize.y4m", "YUV4MPEG2 F30:1 C420\nFRAME\n", 27, "frame size", err, sizeof(err)));
 	TH_LOG("%s", err);
-	EXPECT_TRUE(y4m_error("badw.y4m", "YUV4MPEG2 Wx H4\n", 16, "bad parameter 'Wx'", err, sizeof(err)));
+	EXPECT_TRUE(y4m_error("badw.y4m", "YUV4MPEG2 Wx H4\n", 16, "bad header parameter 'Wx'", err, sizeof(err)));
 	TH_LOG("%s", err);
 	EXPECT_TRUE(y4m_error("c10.y4m", "YUV4MPEG2 W4 H4 C420p10\n", 24, "unsupported colour space", err, sizeof(err)));
 	TH_LOG("%s", err);

@@ -82,24 +82,7 @@ static u32 start_hdmi(struct fw_run *r, u32 fourcc, u32 w, u32 h, u32 den)
 /* A good EDID, as a driver writes it: hotplug goes high. */
 static void plug(struct fw_run *r)
 {
-	static const u8 header[8] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
-	struct vcap_board_ctrl *c = r->board.ctrl;
-	u8 d[VCAP_EDID_BLOCK_SIZE] = { 0 }, sum = 0;
-	unsigned int i;
-
-	memcpy(d, header, sizeof(header));
-	d[8] = 0x59;
-	d[9] = 0x50;
-	d[18] = 1;
-	d[19] = 3;
-	for (i = 0; i < VCAP_EDID_BLOCK_SIZE - 1; i++)
-		sum += d[i];
-	d[VCAP_EDID_BLOCK_SIZE - 1] = (u8)(0x100 - sum);
-	memset(c->edid.data, 0, sizeof(c->edid.data));
-	memcpy(c->edid.data, d, sizeof(d));
-	t_wr32(&c->edid.blocks, 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	t_wr32(&c->edid.gen, t_rd32(&c->edid.gen) + 1);
+	t_write_edid(r->board.ctrl);
 	t_run_ms(r, 10);
 }
 
@@ -255,7 +238,7 @@ TEST(timing_rule_is_the_tables_size_and_nearest_rate)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		d = fw_pipe_timing_for(tab[i].w, tab[i].h, tab[i].num,
+		d = fw_live_timing_for(tab[i].w, tab[i].h, tab[i].num,
 				       tab[i].den);
 		ASSERT_TRUE(d);
 		if (strcmp(d->name, tab[i].name))
@@ -263,7 +246,7 @@ TEST(timing_rule_is_the_tables_size_and_nearest_rate)
 			       tab[i].num, tab[i].den, d->name);
 		EXPECT_EQ(strcmp(d->name, tab[i].name), 0);
 	}
-	EXPECT_FALSE(fw_pipe_timing_for(4096, 2160, 30, 1));
+	EXPECT_FALSE(fw_live_timing_for(4096, 2160, 30, 1));
 }
 
 /*

@@ -2,7 +2,7 @@
 #   vcap-dkms   vcap.ko's source in /usr/src/vcap-<version>, built by DKMS
 #               for every installed kernel when the package is configured
 #   vcap-tools  the tools, libvcap with its header and pkg-config file, the
-#               udev rule and the man pages
+#               udev rule, the firmware's systemd unit and the man pages
 # Both share the synopsis, PROJECT_DESCRIPTION; the descriptions below are
 # the long ones.  Every install component but "dkms" goes into vcap-tools, so the parts'
 # own install() rules need no packaging knowledge.  Included last, once
@@ -56,10 +56,22 @@ foreach(script postinst prerm)
 			GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 endforeach()
 
-# --- vcap-tools: udev rule and man pages (the binaries install themselves) --
+# --- vcap-tools: udev rule, systemd unit and man pages (the binaries install
+# themselves) -----------------------------------------------------------------
 
 install(FILES ${VCAP_PKG_SRC}/udev/60-vcap.rules
 	DESTINATION /lib/udev/rules.d COMPONENT tools)
+
+# The firmware as a service, one instance per virtual machine
+# (vcap-fw@NAME), and the example of its /etc/vcap/NAME.conf.
+set(VCAP_FW_PATH ${CMAKE_INSTALL_FULL_BINDIR}/vcap-fw)
+configure_file(${VCAP_PKG_SRC}/systemd/vcap-fw@.service.in
+	${VCAP_PKG_OUT}/systemd/vcap-fw@.service @ONLY)
+install(FILES ${VCAP_PKG_OUT}/systemd/vcap-fw@.service
+	DESTINATION /lib/systemd/system COMPONENT tools)
+install(FILES ${VCAP_PKG_SRC}/systemd/vcap-fw.conf
+	DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/vcap-tools/examples
+	COMPONENT tools)
 
 set(man_gz "")
 foreach(page vcap-stream.1 vcap-view.1 vcap-fw.1 vcap.4)

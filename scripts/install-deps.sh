@@ -34,7 +34,7 @@ die() { log "error: $*"; exit 1; }
 host_present() {
 	[ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$DEPS_VERSION" ] &&
 	[ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] &&
-	dpkg -s gcc-multilib debootstrap fswebcam >/dev/null 2>&1 &&
+	dpkg -s gcc-multilib debootstrap fswebcam gstreamer1.0-pipewire >/dev/null 2>&1 &&
 	ls /lib/modules/6.1*/build /lib/modules/6.12*[0-9]-amd64/build \
 		/lib/modules/6.12*-rt-amd64/build >/dev/null 2>&1
 }
@@ -92,7 +92,8 @@ install_host() {
 		ffmpeg fswebcam gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
 		gcc-multilib qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
 		libsdl2-dev libdrm-dev libpng-dev libturbojpeg0-dev xvfb gnuplot-nox v4l2loopback-source \
-		debootstrap linux-image-amd64 linux-headers-amd64 >/dev/null
+		debootstrap linux-image-amd64 linux-headers-amd64 \
+		systemd pipewire pipewire-bin wireplumber gstreamer1.0-pipewire >/dev/null
 
 	# Keep the 6.1 kernel when the metapackages move on to 6.12.
 	for p in $(dpkg-query -W -f '${Package}\n' 'linux-image-6.1*' 'linux-headers-6.1*' 2>/dev/null); do

@@ -212,6 +212,7 @@ static void fw_board_start(struct fw_board *b,
 	u32 den = le32_to_cpu(req->interval_den);
 	u32 input = fw_board_input(b, req);
 	u32 src_w = width, src_h = height;
+	bool same_picture;
 
 	if (le32_to_cpu(req->flags) & VCAP_REQ_SCALE) {
 		src_w = le32_to_cpu(req->src_width);
@@ -219,20 +220,40 @@ static void fw_board_start(struct fw_board *b,
 	}
 	m->pattern = le32_to_cpu(req->pattern);
 	m->flags = le32_to_cpu(req->flags);
-	if (m->streaming && m->input == input && m->fmt.fourcc == fourcc &&
-	    m->fmt.width == width && m->fmt.height == height &&
-	    m->src_w == src_w && m->src_h == src_h &&
-	    m->fmt.bytesperline == ring->bytesperline &&
+	same_picture = m->streaming && m->input == input &&
+		       m->fmt.fourcc == fourcc && m->fmt.width == width &&
+		       m->fmt.height == height &&
+		       m->fmt.bytesperline == ring->bytesperline;
+	if (same_picture && m->src_w == src_w && m->src_h == src_h &&
 	    (u64)m->interval_num * den == (u64)num * m->interval_den) {
 		/* Same mode: only the pattern or flips change. */
 		fw_board_invalidate(b);
 		return;
 	}
-	m->streaming = true;
-	m->input = input;
 	/* The HDMI input is armed: frames flow while its source feeds it. */
 	b->link_lost = input == VCAP_INPUT_HDMI &&
 		       !fw_hdmi_feeds(&b->hdmi, src_w, src_h, num, den);
+	if (same_picture) {
+		/*
+		 * The same picture from another source size or rate (the
+		 * scaler following new HDMI timings): the ring, its frame
+		 * numbers, the mode generation and DMA go on.
+		 */
+		m->src_w = src_w;
+		m->src_h = src_h;
+		m->interval_num = num;
+		m->interval_den = den;
+		b->state = b->no_signal || b->link_lost ?
+			   VCAP_STATE_NO_SIGNAL : VCAP_STATE_STREAMING;
+		b->rate_changed = true;
+		fw_board_invalidate(b);
+		wr32(&b->ctrl->status.interval_num, num);
+		wr32(&b->ctrl->status.interval_den, den);
+		wr32(&b->ctrl->status.state, b->state);
+		return;
+	}
+	m->streaming = true;
+	m->input = input;
 	m->fmt.fourcc = fourcc;
 	m->fmt.width = width;
 	m->fmt.height = height;

@@ -57,6 +57,7 @@ struct fw_board {
 	/* The HDMI input streams, but the link does not feed its mode. */
 	bool link_lost;
 	bool mode_changed;	/* set on every mode change; the owner clears */
+	bool rate_changed;	/* the same picture at another rate; ditto */
 	u32 last_error;		/* VCAP_ERR_* of the last request */
 	/* The info as written; requests are checked against this copy. */
 	struct vcap_board_info info;

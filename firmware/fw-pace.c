@@ -67,3 +67,15 @@ void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns)
 	fw_pace_advance(p, now_ns);
 	p->late = late;
 }
+
+void fw_pace_retime(struct fw_pace *p, uint32_t num, uint32_t den,
+		    uint64_t now_ns)
+{
+	uint64_t n = p->n, late = p->late, since;
+
+	fw_pace_start(p, num, den, 0);
+	since = fw_pace_at(p, n);
+	p->start_ns = now_ns > since ? now_ns - since : 0;
+	p->n = n;
+	p->late = late;
+}

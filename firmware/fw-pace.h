@@ -39,5 +39,11 @@ void fw_pace_skip_to(struct fw_pace *p, uint64_t now_ns);
  * with it, and frame numbers go on from it without a gap.
  */
 void fw_pace_hold(struct fw_pace *p, uint64_t now_ns);
+/*
+ * Another interval from now on: the next frame, still numbered n, is
+ * due now, and the numbers go on from it.
+ */
+void fw_pace_retime(struct fw_pace *p, uint32_t num, uint32_t den,
+		    uint64_t now_ns);
 
 #endif /* FW_PACE_H */

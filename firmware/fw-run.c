@@ -483,8 +483,13 @@ void fw_run_once(struct fw_run *r)
 		stalled = now < f->stall_until;
 		if (b->mode_changed) {
 			b->mode_changed = false;
+			b->rate_changed = false;
 			fw_pace_start(&r->pace, b->mode.interval_num,
 				      b->mode.interval_den, now);
+		} else if (b->rate_changed) {
+			b->rate_changed = false;
+			fw_pace_retime(&r->pace, b->mode.interval_num,
+				       b->mode.interval_den, now);
 		}
 		/* Frames not made while stalled are gaps, not late frames. */
 		if (stalled && b->mode.streaming)

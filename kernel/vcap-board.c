@@ -548,6 +548,37 @@ int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags)
 }
 
 /*
+ * The running picture from another source size and rate: the HDMI source
+ * changed under a picture the scaler makes (vcap-dv.c), and the stream
+ * goes on in the same format.  Nothing to do while not streaming; an
+ * error means the board did not take it and runs as before.
+ */
+int vcap_board_rescale(struct vcap_dev *vdev, u32 src_width, u32 src_height,
+		       const struct vcap_interval *interval)
+{
+	struct vcap_ring want;
+	int ret = -ENODATA;
+
+	mutex_lock(&vdev->req_lock);
+	want = vdev->ring;
+	if (READ_ONCE(vdev->streaming) && want.valid) {
+		want.src_width = src_width;
+		want.src_height = src_height;
+		if (src_width == want.width && src_height == want.height) {
+			want.src_width = 0;
+			want.src_height = 0;
+		}
+		want.interval_num = interval->numerator;
+		want.interval_den = interval->denominator;
+		ret = vcap_board_request_start(vdev, &want,
+					       vcap_ctrls_pattern(vdev),
+					       vcap_ctrls_flags(vdev), false);
+	}
+	mutex_unlock(&vdev->req_lock);
+	return ret;
+}
+
+/*
  * Removal with a board that never acknowledged the end of its DMA: one
  * more STOP, whose acknowledgment gives back the rings and scatter lists
  * it might have used.  The caller is removing the video node: no stream

@@ -53,5 +53,7 @@ void vcap_board_stop(struct vcap_dev *vdev);
 /* At removal: a last STOP for a board that did not end its DMA. */
 void vcap_board_end_dma(struct vcap_dev *vdev);
 int vcap_board_update(struct vcap_dev *vdev, u32 pattern, u32 flags);
+int vcap_board_rescale(struct vcap_dev *vdev, u32 src_width, u32 src_height,
+		       const struct vcap_interval *interval);
 
 #endif /* _VCAP_BOARD_PROTO_H */

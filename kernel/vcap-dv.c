@@ -342,6 +342,71 @@ u32 vcap_dv_link_gen(struct vcap_dev *vdev)
 	return vcap_rd32(vdev, VCAP_OFF_LINK(gen));
 }
 
+/* The offered timings that t matches, or NULL. */
+static const struct v4l2_dv_timings *vcap_dv_find(struct vcap_dev *vdev,
+						  const struct v4l2_dv_timings *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_dv; i++)
+		if (v4l2_match_dv_timings(t, &vdev->dv_list[i], 0, false))
+			return &vdev->dv_list[i];
+	return NULL;
+}
+
+/*
+ * The source changed its timings under a picture the application chose:
+ * the scaler goes on making that picture from the new timings, so that
+ * clients that never look at DV timings (PipeWire, OBS) keep streaming in
+ * the size they negotiated.  The timings follow the source, the format
+ * stays; the event still tells those who look.  A picture the new
+ * timings cannot hold, or a board that refuses, is left to the
+ * application, as without a scaler.
+ */
+static void vcap_dv_follow(struct vcap_dev *vdev, const struct vcap_link *l)
+{
+	const struct v4l2_dv_timings *found = NULL;
+	struct v4l2_dv_timings dv, old = vdev->dv_timings;
+	const struct vcap_timing_def *def;
+	const struct vcap_mode *m;
+	struct vcap_interval iv;
+	u32 w, h, sw, sh;
+
+	lockdep_assert_held(&vdev->lock);
+	if (!vdev->scaler || !vdev->hdmi_width ||
+	    !vb2_is_streaming(&vdev->queue) ||
+	    l->state != VCAP_LINK_LOCKED || !l->timing_ok)
+		return;
+	def = vcap_timings_match(&l->timing);
+	if (def) {
+		vcap_dv_from_def(def, &dv);
+		found = vcap_dv_find(vdev, &dv);
+	}
+	if (!found || v4l2_match_dv_timings(found, &old, 0, false))
+		return;
+	vdev->dv_timings = *found;
+	m = vcap_dv_mode(vdev, vdev->fmt.pixelformat);
+	w = vdev->hdmi_width;
+	h = vdev->hdmi_height;
+	if (m)
+		vcap_dv_fit(vdev, m, &w, &h);
+	if (!m || m->fourcc != vdev->fmt.pixelformat ||
+	    w != vdev->fmt.width || h != vdev->fmt.height)
+		goto keep_old;
+	iv = vcap_dv_interval(vdev);
+	vcap_dv_source_size(vdev, &sw, &sh);
+	if (vcap_board_rescale(vdev, sw, sh, &iv))
+		goto keep_old;
+	vdev->interval = iv;
+	vcap_board_log(vdev, KERN_INFO,
+		       "HDMI picture %ux%u kept, now scaled from %ux%u\n",
+		       w, h, sw, sh);
+	return;
+
+keep_old:
+	vdev->dv_timings = old;
+}
+
 void vcap_dv_link_changed(struct vcap_dev *vdev)
 {
 	static const struct v4l2_event ev = {
@@ -360,8 +425,10 @@ void vcap_dv_link_changed(struct vcap_dev *vdev)
 	 * new timings and sets them; the event tells it to.
 	 */
 	mutex_lock(&vdev->lock);
-	if (vcap_dv_is_hdmi(vdev))
+	if (vcap_dv_is_hdmi(vdev)) {
 		v4l2_event_queue(&vdev->vdev, &ev);
+		vcap_dv_follow(vdev, &l);
+	}
 	mutex_unlock(&vdev->lock);
 }
 
@@ -427,18 +494,6 @@ int vcap_s_input(struct file *file, void *priv, unsigned int i)
 	if (vcap_dv_is_hdmi(vdev))
 		vcap_dv_apply(vdev);
 	return 0;
-}
-
-/* The offered timings that t matches, or NULL. */
-static const struct v4l2_dv_timings *vcap_dv_find(struct vcap_dev *vdev,
-						  const struct v4l2_dv_timings *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < vdev->num_dv; i++)
-		if (v4l2_match_dv_timings(t, &vdev->dv_list[i], 0, false))
-			return &vdev->dv_list[i];
-	return NULL;
 }
 
 int vcap_s_dv_timings(struct file *file, void *priv,

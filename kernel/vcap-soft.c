@@ -371,11 +371,15 @@ static int vcap_soft_start(struct vcap_soft *soft,
 		src_w = le32_to_cpu(req->src_width);
 		src_h = le32_to_cpu(req->src_height);
 	}
+	/*
+	 * The same picture (another pattern, flips, source size or rate)
+	 * keeps the ring, its frame numbers, the mode generation and DMA.
+	 */
 	same = soft->running && fmt.fourcc == soft->gen.fmt.fourcc &&
 	       fmt.width == soft->gen.fmt.width &&
 	       fmt.height == soft->gen.fmt.height &&
 	       fmt.bytesperline == soft->gen.fmt.bytesperline &&
-	       src_w == soft->src_width && src_h == soft->src_height;
+	       soft->input == le32_to_cpu(req->input);
 	/* The source's picture scaled into the frame, letterboxed. */
 	if (vcap_gen_init_scaled(&soft->gen, &fmt, le32_to_cpu(req->pattern),
 				 flags & (VCAP_REQ_HFLIP | VCAP_REQ_VFLIP),

@@ -10,9 +10,9 @@
  * one in four or nine: slower by design, for a picture without aliasing.
  */
 #include <stdio.h>
-#include <time.h>
 #include <libswscale/swscale.h>
 #include <vcap/board.h>
+#include "bench-time.h"
 #include "convert-pic.h"
 
 #define ROUNDS 15
@@ -46,27 +46,6 @@ static const struct bench_case {
 	{ "1920x1080 YUYV -> NV12 1280x720", VCAP_FMT_YUYV, 1920, 1080,
 	  VCAP_FMT_NV12, 1280, 720, 0 },
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp);
-	return v[n / 2];
-}
 
 static u8 *gradient_image(u32 fourcc, u32 w, u32 h, struct fw_image *im)
 {
@@ -103,13 +82,13 @@ static int bench_case(const struct bench_case *c)
 			return -1;
 	for (i = 0; i < ROUNDS; i++)
 		for (k = 0; k < 2; k++) {
-			t0 = now();
+			t0 = bench_now();
 			fw_convert_with(impl[k], &im, &fmt, dst, c->flags,
 					c->sw, c->sh);
-			t[k][i] = now() - t0;
+			t[k][i] = bench_now() - t0;
 		}
 	for (k = 0; k < 2; k++)
-		m[k] = median(t[k], ROUNDS);
+		m[k] = bench_median(t[k], ROUNDS);
 	printf("%-48s %12.0f %12.0f %7.2f\n", c->name, m[0] * 1e9, m[1] * 1e9,
 	       m[1] / m[0]);
 	free(src);
@@ -147,12 +126,12 @@ static void bench_filters(const struct bench_case *c)
 		return;
 	for (i = 0; i < ROUNDS; i++)
 		for (k = 0; k < 2; k++) {
-			t0 = now();
+			t0 = bench_now();
 			sws_scale(ctx[k], sp, ss, 0, (int)c->sh, dp, ds);
-			t[k][i] = now() - t0;
+			t[k][i] = bench_now() - t0;
 		}
 	for (k = 0; k < 2; k++) {
-		m[k] = median(t[k], ROUNDS);
+		m[k] = bench_median(t[k], ROUNDS);
 		sws_freeContext(ctx[k]);
 	}
 	printf("%ux%u -> %ux%u%*s %12.0f %12.0f %7.2f\n", c->sw, c->sh, c->dw,

@@ -22,9 +22,11 @@
  * flag lets the library take its direct converters (4:2:0 into 4:2:2 at
  * a tenth of the cost).  Into RGB, scaled, full chroma interpolation:
  * without it the library's RGB is up to 2 below BT.601 (grey 100 gives
- * 96, not 98).  bench-convert measures each.
+ * 96, not 98); into 4:2:2 it would triple the cost for nothing.
+ * bench-convert measures each.
  */
-#define SWS_SCALED		(SWS_BILINEAR | SWS_FULL_CHR_H_INT)
+#define SWS_SCALED		SWS_BILINEAR
+#define SWS_SCALED_RGB		(SWS_BILINEAR | SWS_FULL_CHR_H_INT)
 #define SWS_UNSCALED		SWS_FAST_BILINEAR
 
 /*
@@ -286,18 +288,20 @@ static void sws_build(struct sws_entry *e)
 	enum AVPixelFormat df = sws_format(k->dst_fourcc);
 	const int *bt601 = sws_getCoefficients(SWS_CS_ITU601);
 	const char *why = NULL;
-	bool same;
+	int flags;
 
 	e->err = -ENOTSUP;
 	if (sf == AV_PIX_FMT_NONE || df == AV_PIX_FMT_NONE) {
 		why = "a format it does not know";
 		goto err;
 	}
-	same = k->src_w == k->dst_w && k->src_h == k->dst_h;
+	flags = vcap_format_find(k->dst_fourcc)->is_rgb ? SWS_SCALED_RGB :
+								 SWS_SCALED;
+	if (k->src_w == k->dst_w && k->src_h == k->dst_h)
+		flags = SWS_UNSCALED;
 	e->ctx = sws_getContext((int)k->src_w, (int)k->src_h, sf,
-				(int)k->dst_w, (int)k->dst_h, df,
-				same ? SWS_UNSCALED : SWS_SCALED, NULL, NULL,
-				NULL);
+				(int)k->dst_w, (int)k->dst_h, df, flags, NULL,
+				NULL, NULL);
 	if (!e->ctx) {
 		why = "refused";
 		goto err;

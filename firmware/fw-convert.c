@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Scaling and colour conversion of file frames into a board format. */
+#include <errno.h>
+#include <string.h>
 #include <vcap/board.h>
 #include "fw-convert.h"
+#include "fw-sws.h"
 
 struct fw_yuv {
 	u8 y, u, v;
@@ -28,29 +31,52 @@ static void yuv_to_rgb(const struct fw_yuv *p, u8 *r, u8 *g, u8 *b)
 	*b = clamp8((298 * c + 516 * d + 128) >> 8);
 }
 
-/* Plane geometry of a tightly packed or strided picture. */
-static void planes(u32 fourcc, u32 w, u32 h, u32 bpl, u64 *c_off, u32 *c_bpl,
-		   u64 *c2_off)
+void fw_image_planes(u32 fourcc, u32 width, u32 height, u32 bpl,
+		     struct fw_planes *p)
 {
-	u64 luma = (u64)bpl * h;
+	u32 cw = (width + 1) / 2, ch = (height + 1) / 2;
+	u64 luma = (u64)bpl * height;
 
-	*c_off = luma;
-	*c_bpl = bpl;
-	*c2_off = luma;
+	p->n = 1;
+	p->off[0] = 0;
+	p->off[1] = p->off[2] = luma;
+	p->bpl[0] = p->bpl[1] = p->bpl[2] = bpl;
+	p->bytes[0] = width;
+	p->bytes[1] = p->bytes[2] = 0;
+	p->rows[0] = height;
+	p->rows[1] = p->rows[2] = 0;
 	switch (fourcc) {
+	case VCAP_FMT_NV12:
+		p->n = 2;
+		p->bytes[1] = cw * 2;
+		p->rows[1] = ch;
+		return;
 	case VCAP_FMT_YUV420:
-		*c_bpl = (bpl + 1) / 2;
-		*c2_off = luma + (u64)*c_bpl * ((h + 1) / 2);
-		break;
 	case FW_FMT_YUV422P:
-		*c_bpl = (bpl + 1) / 2;
-		*c2_off = luma + (u64)*c_bpl * h;
-		break;
 	case FW_FMT_YUV444P:
-		*c2_off = luma * 2;
-		break;
+		p->n = 3;
+		p->bpl[1] = p->bpl[2] = (bpl + 1) / 2;
+		p->bytes[1] = p->bytes[2] = cw;
+		p->rows[1] = p->rows[2] = fourcc == VCAP_FMT_YUV420 ? ch : height;
+		if (fourcc == FW_FMT_YUV444P) {
+			p->bpl[1] = p->bpl[2] = bpl;
+			p->bytes[1] = p->bytes[2] = width;
+		}
+		p->off[2] = luma + (u64)p->bpl[1] * p->rows[1];
+		return;
+	case VCAP_FMT_YUYV:
+	case VCAP_FMT_UYVY:
+		p->bytes[0] = width * 2;
+		return;
+	case VCAP_FMT_RGB24:
+	case VCAP_FMT_BGR24:
+		p->bytes[0] = width * 3;
+		return;
+	case VCAP_FMT_XRGB32:
+	case VCAP_FMT_XBGR32:
+		p->bytes[0] = width * 4;
+		return;
 	}
-	(void)w;
 }
 
 u64 fw_image_size(u32 fourcc, u32 width, u32 height)
@@ -82,10 +108,11 @@ u64 fw_image_size(u32 fourcc, u32 width, u32 height)
 	return 0;
 }
 
-static void read_px(const struct fw_image *s, u64 c_off, u32 c_bpl,
-		    u64 c2_off, u32 x, u32 y, struct fw_yuv *p)
+static void read_px(const struct fw_image *s, const struct fw_planes *pl,
+		    u32 x, u32 y, struct fw_yuv *p)
 {
 	const u8 *row = s->data + (u64)y * s->bytesperline;
+	const u8 *c1 = s->data + pl->off[1], *c2 = s->data + pl->off[2];
 	const u8 *q;
 
 	switch (s->fourcc) {
@@ -123,27 +150,27 @@ static void read_px(const struct fw_image *s, u64 c_off, u32 c_bpl,
 	p->v = 128;
 	switch (s->fourcc) {
 	case VCAP_FMT_NV12:
-		q = s->data + c_off + (u64)(y / 2) * c_bpl + (x & ~1u);
+		q = c1 + (u64)(y / 2) * pl->bpl[1] + (x & ~1u);
 		p->u = q[0];
 		p->v = q[1];
 		break;
 	case VCAP_FMT_YUV420:
-		p->u = s->data[c_off + (u64)(y / 2) * c_bpl + x / 2];
-		p->v = s->data[c2_off + (u64)(y / 2) * c_bpl + x / 2];
+		p->u = c1[(u64)(y / 2) * pl->bpl[1] + x / 2];
+		p->v = c2[(u64)(y / 2) * pl->bpl[1] + x / 2];
 		break;
 	case FW_FMT_YUV422P:
-		p->u = s->data[c_off + (u64)y * c_bpl + x / 2];
-		p->v = s->data[c2_off + (u64)y * c_bpl + x / 2];
+		p->u = c1[(u64)y * pl->bpl[1] + x / 2];
+		p->v = c2[(u64)y * pl->bpl[1] + x / 2];
 		break;
 	case FW_FMT_YUV444P:
-		p->u = s->data[c_off + (u64)y * c_bpl + x];
-		p->v = s->data[c2_off + (u64)y * c_bpl + x];
+		p->u = c1[(u64)y * pl->bpl[1] + x];
+		p->v = c2[(u64)y * pl->bpl[1] + x];
 		break;
 	}
 }
 
-static void write_px(const struct vcap_frame_fmt *f, u8 *dst, u64 c_off,
-		     u32 c_bpl, u64 c2_off, u32 x, u32 y,
+static void write_px(const struct vcap_frame_fmt *f, u8 *dst,
+		     const struct fw_planes *pl, u32 x, u32 y,
 		     const struct fw_yuv *p)
 {
 	u8 *row = dst + (u64)y * f->bytesperline;
@@ -181,53 +208,162 @@ static void write_px(const struct vcap_frame_fmt *f, u8 *dst, u64 c_off,
 	if ((x | y) & 1)
 		return;
 	if (f->fourcc == VCAP_FMT_NV12) {
-		q = dst + c_off + (u64)(y / 2) * c_bpl + x;
+		q = dst + pl->off[1] + (u64)(y / 2) * pl->bpl[1] + x;
 		q[0] = p->u;
 		q[1] = p->v;
 	} else if (f->fourcc == VCAP_FMT_YUV420) {
-		dst[c_off + (u64)(y / 2) * c_bpl + x / 2] = p->u;
-		dst[c2_off + (u64)(y / 2) * c_bpl + x / 2] = p->v;
+		dst[pl->off[1] + (u64)(y / 2) * pl->bpl[1] + x / 2] = p->u;
+		dst[pl->off[2] + (u64)(y / 2) * pl->bpl[1] + x / 2] = p->v;
 	}
+}
+
+/*
+ * The firmware's own scaler, nearest neighbour, one pixel at a time:
+ * for what libswscale refuses (see fw-sws.c for why the library draws
+ * the rest).  Only the picture pic is written.
+ */
+static void draw_nearest(const struct fw_image *src,
+			 const struct vcap_frame_fmt *fmt, u8 *dst, u32 flags,
+			 const struct vcap_rect *pic)
+{
+	u32 x, y, sx, sy, px, py, pw, ph;
+	struct fw_planes s_pl, d_pl;
+	struct fw_yuv p;
+
+	fw_image_planes(src->fourcc, src->width, src->height,
+			src->bytesperline, &s_pl);
+	fw_image_planes(fmt->fourcc, fmt->width, fmt->height,
+			fmt->bytesperline, &d_pl);
+	pw = pic->x1 - pic->x0;
+	ph = pic->y1 - pic->y0;
+	for (y = pic->y0; y < pic->y1; y++) {
+		py = y - pic->y0;
+		if (flags & VCAP_REQ_VFLIP)
+			py = ph - 1 - py;
+		sy = (u32)((u64)py * src->height / ph);
+		for (x = pic->x0; x < pic->x1; x++) {
+			px = x - pic->x0;
+			if (flags & VCAP_REQ_HFLIP)
+				px = pw - 1 - px;
+			sx = (u32)((u64)px * src->width / pw);
+			read_px(src, &s_pl, sx, sy, &p);
+			write_px(fmt, dst, &d_pl, x, y, &p);
+		}
+	}
+}
+
+/* Black of a board format: one unit of plane 0's bytes, or of chroma. */
+static u32 black_unit(u32 fourcc, unsigned int plane, u8 *unit)
+{
+	static const u8 yuyv[4] = { 16, 128, 16, 128 };
+	static const u8 uyvy[4] = { 128, 16, 128, 16 };
+	static const u8 xrgb[4] = { 0xff, 0, 0, 0 };
+	static const u8 xbgr[4] = { 0, 0, 0, 0xff };
+	const u8 *u = NULL;
+
+	unit[0] = plane ? 128 : 16;
+	if (plane)
+		return 1;
+	switch (fourcc) {
+	case VCAP_FMT_YUYV:
+		u = yuyv;
+		break;
+	case VCAP_FMT_UYVY:
+		u = uyvy;
+		break;
+	case VCAP_FMT_XRGB32:
+		u = xrgb;
+		break;
+	case VCAP_FMT_XBGR32:
+		u = xbgr;
+		break;
+	case VCAP_FMT_RGB24:
+	case VCAP_FMT_BGR24:
+		unit[0] = 0;
+		return 1;
+	default:
+		return 1;
+	}
+	memcpy(unit, u, 4);
+	return 4;
+}
+
+/* n bytes of a repeated unit: len divides n (spans start on even pixels). */
+static void fill_span(u8 *d, u32 n, const u8 *unit, u32 len)
+{
+	u32 done;
+
+	if (len == 1 || n < len) {
+		memset(d, unit[0], n);
+		return;
+	}
+	memcpy(d, unit, len);
+	for (done = len; done < n; done *= 2)
+		memcpy(d + done, d, done < n - done ? done : n - done);
+}
+
+/* Black in fmt everywhere but pic (all of it with pic NULL). */
+static void fill_black(const struct vcap_frame_fmt *fmt, u8 *dst,
+		       const struct vcap_rect *pic)
+{
+	u32 r, r0, r1, b0, b1, len;
+	struct fw_planes pl;
+	unsigned int i;
+	u8 unit[4], *row;
+
+	fw_image_planes(fmt->fourcc, fmt->width, fmt->height,
+			fmt->bytesperline, &pl);
+	for (i = 0; i < pl.n; i++) {
+		len = black_unit(fmt->fourcc, i, unit);
+		/* Every edge of pic is even: on each plane's sample grid. */
+		r0 = r1 = b0 = b1 = 0;
+		if (pic) {
+			r0 = (u32)((u64)pic->y0 * pl.rows[i] / fmt->height);
+			r1 = (u32)((u64)pic->y1 * pl.rows[i] / fmt->height);
+			b0 = (u32)((u64)pic->x0 * pl.bytes[i] / fmt->width);
+			b1 = (u32)((u64)pic->x1 * pl.bytes[i] / fmt->width);
+		}
+		for (r = 0; r < pl.rows[i]; r++) {
+			row = dst + pl.off[i] + (u64)r * pl.bpl[i];
+			if (r < r0 || r >= r1) {
+				fill_span(row, pl.bytes[i], unit, len);
+				continue;
+			}
+			fill_span(row, b0, unit, len);
+			fill_span(row + b1, pl.bytes[i] - b1, unit, len);
+		}
+	}
+}
+
+int fw_convert_with(enum fw_convert_impl impl, const struct fw_image *src,
+		    const struct vcap_frame_fmt *fmt, u8 *dst, u32 flags,
+		    u32 src_w, u32 src_h)
+{
+	struct vcap_rect pic;
+	int ret;
+
+	vcap_letterbox(fmt, src_w, src_h, &pic);
+	if (!src->data || !src->width || !src->height ||
+	    !fw_image_size(src->fourcc, src->width, src->height)) {
+		fill_black(fmt, dst, NULL);
+		return -EINVAL;
+	}
+	fill_black(fmt, dst, &pic);
+	if (impl != FW_CONVERT_NEAREST) {
+		ret = fw_sws_draw(src, fmt, dst, &pic, flags);
+		if (!ret)
+			return 0;
+		if (impl == FW_CONVERT_LIBRARY) {
+			fill_black(fmt, dst, NULL);
+			return ret;
+		}
+	}
+	draw_nearest(src, fmt, dst, flags, &pic);
+	return 0;
 }
 
 void fw_convert(const struct fw_image *src, const struct vcap_frame_fmt *fmt,
 		u8 *dst, u32 flags, u32 src_w, u32 src_h)
 {
-	static const struct fw_yuv black = { 16, 128, 128 };
-	u64 s_off, s_off2, d_off, d_off2;
-	u32 s_bpl, d_bpl, x, y, sx, sy, px, py, pw, ph;
-	struct vcap_rect pic;
-	struct fw_yuv p;
-
-	planes(src->fourcc, src->width, src->height, src->bytesperline,
-	       &s_off, &s_bpl, &s_off2);
-	planes(fmt->fourcc, fmt->width, fmt->height, fmt->bytesperline,
-	       &d_off, &d_bpl, &d_off2);
-	vcap_letterbox(fmt, src_w, src_h, &pic);
-	pw = pic.x1 - pic.x0;
-	ph = pic.y1 - pic.y0;
-	for (y = 0; y < fmt->height; y++) {
-		if (y < pic.y0 || y >= pic.y1) {
-			for (x = 0; x < fmt->width; x++)
-				write_px(fmt, dst, d_off, d_bpl, d_off2, x, y,
-					 &black);
-			continue;
-		}
-		for (x = 0; x < pic.x0; x++)
-			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &black);
-		for (x = pic.x1; x < fmt->width; x++)
-			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &black);
-		py = y - pic.y0;
-		if (flags & VCAP_REQ_VFLIP)
-			py = ph - 1 - py;
-		sy = (u32)((u64)py * src->height / ph);
-		for (x = pic.x0; x < pic.x1; x++) {
-			px = x - pic.x0;
-			if (flags & VCAP_REQ_HFLIP)
-				px = pw - 1 - px;
-			sx = (u32)((u64)px * src->width / pw);
-			read_px(src, s_off, s_bpl, s_off2, sx, sy, &p);
-			write_px(fmt, dst, d_off, d_bpl, d_off2, x, y, &p);
-		}
-	}
+	fw_convert_with(FW_CONVERT_AUTO, src, fmt, dst, flags, src_w, src_h);
 }

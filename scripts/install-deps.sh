@@ -34,7 +34,7 @@ die() { log "error: $*"; exit 1; }
 host_present() {
 	[ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$DEPS_VERSION" ] &&
 	[ -x "$V4L_PREFIX/usr/bin/v4l2-compliance" ] &&
-	dpkg -s gcc-multilib debootstrap fswebcam gstreamer1.0-pipewire >/dev/null 2>&1 &&
+	dpkg -s gcc-multilib debootstrap fswebcam gstreamer1.0-pipewire libswscale-dev >/dev/null 2>&1 &&
 	ls /lib/modules/6.1*/build /lib/modules/6.12*[0-9]-amd64/build \
 		/lib/modules/6.12*-rt-amd64/build >/dev/null 2>&1
 }
@@ -91,7 +91,8 @@ install_host() {
 		build-essential cmake pkg-config git kmod cpio xz-utils zstd dkms man-db udev \
 		ffmpeg fswebcam gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-base \
 		gcc-multilib qemu-system-x86 busybox-static v4l-utils sparse socat netpbm xauth \
-		libsdl2-dev libdrm-dev libpng-dev libturbojpeg0-dev xvfb gnuplot-nox v4l2loopback-source \
+		libsdl2-dev libdrm-dev libpng-dev libturbojpeg0-dev libavutil-dev libswscale-dev \
+		xvfb gnuplot-nox v4l2loopback-source \
 		debootstrap linux-image-amd64 linux-headers-amd64 \
 		systemd pipewire pipewire-bin wireplumber gstreamer1.0-pipewire >/dev/null
 

@@ -6,33 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <vcap/board.h>
 #include "vcap-pattern.h"
 #include "vcap-stamp.h"
+#include "bench-time.h"
 
 #define ROUNDS 40
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp);
-	return v[n / 2];
-}
 
 int main(int argc, char **argv)
 {
@@ -60,25 +39,25 @@ int main(int argc, char **argv)
 
 	/* Interleave the three so that they see the same machine state. */
 	for (i = 0; i < ROUNDS; i++) {
-		t0 = now();
+		t0 = bench_now();
 		memcpy(dst, src, fmt.sizeimage);
-		t_copy[i] = now() - t0;
+		t_copy[i] = bench_now() - t0;
 		__asm__ volatile("" : : "r"(dst) : "memory");
 
-		t0 = now();
+		t0 = bench_now();
 		vcap_gen_render(&g, ring[i % 3], 100 + i, VCAP_GEN_NONE);
-		t_full[i] = now() - t0;
+		t_full[i] = bench_now() - t0;
 
 		/* The ring case: slot i % 3 holds frame 100 + i. */
-		t0 = now();
+		t0 = bench_now();
 		vcap_gen_render(&g, ring[i % 3], 103 + i, 100 + i);
-		t_inc[i] = now() - t0;
+		t_inc[i] = bench_now() - t0;
 		if (vcap_stamp_check(&fmt, ring[i % 3], fmt.sizeimage, NULL))
 			return 1;
 	}
-	copy = median(t_copy, ROUNDS);
-	full = median(t_full, ROUNDS);
-	inc = median(t_inc, ROUNDS);
+	copy = bench_median(t_copy, ROUNDS);
+	full = bench_median(t_full, ROUNDS);
+	inc = bench_median(t_inc, ROUNDS);
 	printf("3840x2160 YUYV (%u bytes), median of %d\n", fmt.sizeimage,
 	       ROUNDS);
 	printf("memcpy            %8.3f ms  %6.2f GB/s\n", copy * 1e3,

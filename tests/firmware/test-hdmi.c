@@ -768,11 +768,30 @@ TEST_F(hdmi, scaled_stream_follows_the_source_timing)
 	EXPECT_EQ(t_rd32(&self->c->status.width), 640);
 	EXPECT_GT(check_scaled_frame(self->r, 1920, 1080), 0);
 
-	/* The same picture of another source is another mode. */
+	/*
+	 * The same picture of another source is the same mode: the ring,
+	 * its numbers and the generation go on, waiting for that source.
+	 */
+	seq = t_rd64(&self->c->status.latest_seq);
 	ASSERT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 640, 480, 1280, 720),
 		  VCAP_ERR_NONE);
-	EXPECT_GT(t_rd32(&self->c->status.mode_gen), gen);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
 	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_NO_SIGNAL);
+	EXPECT_GE(t_rd64(&self->c->status.latest_seq), seq);
+
+	/* The source comes to it: frames go on, numbered on, from 720p. */
+	ASSERT_EQ(CMD("source 720p60"), 0);
+	t_run_ms(self->r, 100);
+	EXPECT_EQ(t_rd32(&self->c->status.state), VCAP_STATE_STREAMING);
+	EXPECT_EQ(t_rd32(&self->c->status.mode_gen), gen);
+	EXPECT_GT(t_rd64(&self->c->status.latest_seq), seq + 2);
+	EXPECT_EQ(t_rd32(&self->c->status.width), 640);
+	EXPECT_GT(check_scaled_frame(self->r, 1280, 720), 0);
+
+	/* Another picture size is another mode. */
+	ASSERT_EQ(start_scaled(self->r, VCAP_FMT_YUYV, 320, 240, 1280, 720),
+		  VCAP_ERR_NONE);
+	EXPECT_GT(t_rd32(&self->c->status.mode_gen), gen);
 }
 
 TEST_F(hdmi, start_without_scale_ignores_the_source_size)

@@ -243,10 +243,12 @@ static int cmd_stream(const char *refpath, u32 w, u32 h, u32 fps,
 	/*
 	 * Each board frame shows the newest camera frame: a new one each
 	 * time while the board is the slower (as emulated), every camera
-	 * frame once it is the faster; a loaded guest misses a few.
+	 * frame once it is the faster.  A loaded guest misses a few, and
+	 * vivid, in the same guest, then makes fewer: the bound is the
+	 * script's for the camera's own rate, 60%.
 	 */
 	want = frames < (u64)fps * seconds ? frames : (u64)fps * seconds;
-	CHECK(distinct * 10 >= want * 7,
+	CHECK(distinct * 10 >= want * 6,
 	      "%llu camera frames in %llu board frames in %u s at %u fps",
 	      (unsigned long long)distinct, (unsigned long long)frames,
 	      seconds, fps);

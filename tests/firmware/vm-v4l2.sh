@@ -20,13 +20,8 @@ pid=
 
 # One webcam input (input type 0): discrete sizes and rates, YUYV and
 # more, a static test pattern once its text is off.
-modprobe vivid n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0 ||
-	die "cannot load vivid"
-dev=
-for d in /sys/class/video4linux/video*; do
-	[ "$(cat "$d/name")" = "vivid-000-vid-cap" ] && dev=/dev/${d##*/}
-done
-[ -n "$dev" ] || die "vivid's capture node not found"
+. "$(dirname "$0")/../harness/vivid-menu.sh"
+vivid_one 0x0
 mkdir -p "$out" || die "cannot create $out"
 v4l2-ctl -d "$dev" -c osd_text_mode=2 || die "cannot turn vivid's text off"
 

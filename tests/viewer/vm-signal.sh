@@ -18,19 +18,13 @@ fail() { echo "vm-signal: FAIL: $*"; fails=$((fails + 1)); }
 die() { echo "vm-signal: $*"; exit 1; }
 
 # One HDMI input (input type 3).
-modprobe vivid n_devs=1 node_types=0x1 num_inputs=1 input_types=0x3 ||
-	die "cannot load vivid"
-dev=
-for d in /sys/class/video4linux/video*; do
-	[ "$(cat "$d/name")" = "vivid-000-vid-cap" ] && dev=/dev/${d##*/}
-done
-[ -n "$dev" ] || die "vivid's capture node not found"
+. "$(dirname "$0")/../harness/vivid-menu.sh"
+vivid_one 0x3
 mkdir -p "$out" || die "cannot create $out"
 v4l2-ctl -d "$dev" -i 0 >/dev/null || die "cannot select input 0"
 v4l2-ctl -d "$dev" -L >"$out/controls.txt" 2>&1 || die "v4l2-ctl -L failed"
 
 vivid_controls=$out/controls.txt
-. "$(dirname "$0")/../harness/vivid-menu.sh"
 selected=$(menu_index dv_timings_signal_mode "^Selected DV Timings")
 nosignal=$(menu_index dv_timings_signal_mode "^No Signal")
 # 720p at 25 and 24 Hz, vivid's lowest rates (see view() below); 1080p

@@ -55,10 +55,12 @@ vcap_stat() {
 }
 
 # A guest that the host stalls for longer than the queued buffers last
-# shows a sequence gap, which the streaming tests warn about: such a run
-# is repeated, up to three runs, and the last is the one judged.  Each
-# gap is shown with its numbers and the driver's own drop count (frames
-# that found no queued buffer or that a late reader skipped).
+# shows a sequence gap, which the streaming tests warn about.  Each gap
+# is shown with its numbers and the driver's own drop count (frames that
+# found no queued buffer or that a late reader skipped).  One run is
+# judged: a repeat would only hide a gap the driver did not count, and
+# on the PCI board with DMA, whose firmware is late at the tool's rates
+# under emulation, every run has counted gaps.
 #
 # The streaming tests ask for 1/1000 s per frame whatever rate was set
 # before, and the generator offers 1000 fps at its default size: the
@@ -71,16 +73,15 @@ gap_warn='warn: .*got sequence number'
 comply() {	# NAME [OPTIONS]: v4l2-compliance -s into $out/NAME.txt
 	name=$1
 	shift
-	for attempt in 1 2 3; do
-		drops=$(vcap_stat dropped)
-		"$comp" -d "$dev" -s "$@" >"$out/$name.txt" 2>&1
-		rise=$(($(vcap_stat dropped) - drops))
-		grep -q "$gap_warn" "$out/$name.txt" || break
-		echo "compliance: $name: run $attempt: a sequence gap in the streaming tests;" \
+	drops=$(vcap_stat dropped)
+	"$comp" -d "$dev" -s "$@" >"$out/$name.txt" 2>&1
+	rise=$(($(vcap_stat dropped) - drops))
+	if grep -q "$gap_warn" "$out/$name.txt"; then
+		echo "compliance: $name: a sequence gap in the streaming tests;" \
 			"the driver's drop counter rose by $rise"
 		grep -B2 "$gap_warn" "$out/$name.txt" | head -n 12 |
 			sed 's/^/    /'
-	done
+	fi
 	forgiven=0
 	warns=$(grep -c "$gap_warn" "$out/$name.txt")
 	if [ "$warns" -gt 0 ]; then

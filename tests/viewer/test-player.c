@@ -7,6 +7,7 @@
  */
 #include <linux/videodev2.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,6 +23,7 @@
 struct slow {
 	unsigned int starts;
 	unsigned int shown;
+	uint64_t first_seq;	/* of the first frame shown */
 };
 
 static struct slow slow;
@@ -51,7 +53,8 @@ static int slow_show(struct vv_sink *s, struct vv_frame *f,
 	(void)ov;
 	if (f) {
 		f->copies++;
-		slow.shown++;
+		if (!slow.shown++)
+			slow.first_seq = f->sequence;
 	}
 	return 0;
 }
@@ -127,12 +130,19 @@ TEST(a_slow_display_setup_skips_no_first_frame)
 	ASSERT_EQ(vv_player_run(&p), 0);
 	vv_player_destroy(&p);
 	vv_capture_stop(&cap);
-	TH_LOG("%u shown, %u starts, %llu replaced", slow.shown, slow.starts,
+	TH_LOG("%u shown, the first frame %llu, %u starts, %llu replaced",
+	       slow.shown, (unsigned long long)slow.first_seq, slow.starts,
 	       (unsigned long long)vv_slot_replaced(&slot));
 	ASSERT_EQ(slow.shown, 10u);
-	/* The first frame found the display ready for its mode. */
+	/*
+	 * The first frame found the display ready for its mode: it is the
+	 * one shown first, and the set-up's six frame periods replaced
+	 * none.  A loaded host may still delay the player past a frame
+	 * period now and then: fewer replaced than the set-up would cost.
+	 */
 	ASSERT_EQ(slow.starts, 1u);
-	ASSERT_EQ(vv_slot_replaced(&slot), 0u);
+	ASSERT_EQ(slow.first_seq, 0u);
+	ASSERT_LT(vv_slot_replaced(&slot), SLOW_START_MS / 50u / 2u);
 	vv_capture_destroy(&cap);
 	vv_slot_destroy(&slot);
 	vcap_source_close(src);

@@ -233,18 +233,18 @@ static void fw_board_start(struct fw_board *b,
 	/* The HDMI input is armed: frames flow while its source feeds it. */
 	b->link_lost = input == VCAP_INPUT_HDMI &&
 		       !fw_hdmi_feeds(&b->hdmi, src_w, src_h, num, den);
+	b->state = b->no_signal || b->link_lost ? VCAP_STATE_NO_SIGNAL :
+						  VCAP_STATE_STREAMING;
+	m->src_w = src_w;
+	m->src_h = src_h;
+	m->interval_num = num;
+	m->interval_den = den;
 	if (same_picture) {
 		/*
 		 * The same picture from another source size or rate (the
 		 * scaler following new HDMI timings): the ring, its frame
 		 * numbers, the mode generation and DMA go on.
 		 */
-		m->src_w = src_w;
-		m->src_h = src_h;
-		m->interval_num = num;
-		m->interval_den = den;
-		b->state = b->no_signal || b->link_lost ?
-			   VCAP_STATE_NO_SIGNAL : VCAP_STATE_STREAMING;
 		b->rate_changed = true;
 		fw_board_invalidate(b);
 		wr32(&b->ctrl->status.interval_num, num);
@@ -259,13 +259,7 @@ static void fw_board_start(struct fw_board *b,
 	m->fmt.height = height;
 	m->fmt.bytesperline = ring->bytesperline;
 	m->fmt.sizeimage = ring->sizeimage;
-	m->src_w = src_w;
-	m->src_h = src_h;
 	m->ring = *ring;
-	m->interval_num = num;
-	m->interval_den = den;
-	b->state = b->no_signal || b->link_lost ? VCAP_STATE_NO_SIGNAL :
-						  VCAP_STATE_STREAMING;
 	b->mode_gen++;
 	b->next_seq = 0;
 	b->mode_changed = true;
